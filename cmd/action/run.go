@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/report"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// runConfig is how to measure the suite.
+type runConfig struct {
+	Budget  time.Duration
+	Samples int
+	Filter  string
+	Seed    uint64
+	Out     string // results JSON file, "" for none
+	Format  string // table, bench or json (stdout)
+}
+
+func (c *runConfig) register(fs *flag.FlagSet) {
+	fs.DurationVar(&c.Budget, "budget", 60*time.Second, "time the measurement should take, warm-up included")
+	fs.IntVar(&c.Samples, "samples", 15, "samples per benchmark (one per interleaved round)")
+	fs.StringVar(&c.Filter, "filter", "", "regular expression selecting benchmarks by name; opt-in datasets run only when named")
+	fs.Uint64Var(&c.Seed, "seed", 0, "seed of the shuffled round order (0: random)")
+	fs.StringVar(&c.Out, "out", "", "also write the results as JSON to this file")
+}
+
+func (c *runConfig) validate() error {
+	if c.Budget <= 0 {
+		return badInputf("--budget %s: must be positive, e.g. --budget 60s", c.Budget)
+	}
+	if c.Samples < 2 {
+		return badInputf("--samples %d: need at least 2 (10 or more for a useful comparison)", c.Samples)
+	}
+	if c.Filter != "" {
+		if _, err := regexp.Compile(c.Filter); err != nil {
+			return badInputf("--filter %q is not a valid regular expression: %v", c.Filter, err)
+		}
+	}
+	return nil
+}
+
+// measure prepares and runs the selected benchmarks and returns their
+// results, with progress on stderr.
+func measure(ctx context.Context, e *env, c runConfig) (*results.Results, error) {
+	var sel bench.Selection
+	if c.Filter != "" {
+		sel.Filter = regexp.MustCompile(c.Filter)
+	}
+	benches, err := bench.Prepare(sel, bench.Codecs(), bench.Datasets())
+	if err != nil {
+		return nil, badInput{err}
+	}
+	r := bench.NewRunner(benches, bench.Options{Samples: c.Samples, Budget: c.Budget, Seed: c.Seed, Progress: e.stderr})
+	if err := r.Run(ctx); err != nil {
+		return nil, fmt.Errorf("measure: %w", err)
+	}
+	res := r.Results(bench.SuiteName, bench.CaptureEnv(e.getenv))
+	res.Settings.Filter = c.Filter
+	return res, nil
+}
+
+func cmdRun(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	var c runConfig
+	c.register(fs)
+	fs.StringVar(&c.Format, "format", "table", "output on stdout: table, bench (Go benchmark format, for benchstat) or json")
+	if err := fs.Parse(args); err != nil {
+		return badInput{err}
+	}
+	if fs.NArg() > 0 {
+		return badInputf("run takes no arguments, got %q", fs.Args())
+	}
+	if err := c.validate(); err != nil {
+		return err
+	}
+	switch c.Format {
+	case "table", "bench", "json":
+	default:
+		return badInputf("--format %q: want table, bench or json", c.Format)
+	}
+	res, err := measure(ctx, e, c)
+	if err != nil {
+		return err
+	}
+	if c.Out != "" {
+		if err := res.WriteFile(c.Out); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "wirebench: results written to %s\n", c.Out)
+	}
+	return writeResults(e.stdout, res, c.Format)
+}
+
+func writeResults(w io.Writer, res *results.Results, format string) error {
+	switch format {
+	case "bench":
+		return res.WriteBench(w)
+	case "json":
+		return res.Encode(w)
+	}
+	return report.RunTable(w, res)
+}
+
+// cmdDefault is what `action` with no arguments does outside GitHub
+// Actions: for now, run the suite and print the table.
+func cmdDefault(ctx context.Context, e *env) error {
+	return cmdRun(ctx, e, nil)
+}

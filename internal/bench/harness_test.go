@@ -1,0 +1,206 @@
+package bench
+
+import (
+	"context"
+	"math"
+	"runtime/debug"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+func TestWaterLevel(t *testing.T) {
+	tests := []struct {
+		costs []float64
+		total float64
+		want  float64
+	}{
+		{[]float64{1, 1, 1, 1}, 100, 25},  // everyone fits under the level
+		{[]float64{1, 1, 1, 70}, 100, 10}, // one op above: the rest share 30
+		{[]float64{1, 50, 60}, 100, 1},    // one op each already exceeds the total: the smallest cost
+		{[]float64{5, 40, 50}, 100, 10},   // two above: 100-90 = 10 for the first
+		{[]float64{}, 100, 0},
+	}
+	for _, tt := range tests {
+		got := waterLevel(tt.costs, tt.total)
+		sum := 0.0
+		for _, c := range tt.costs {
+			sum += max(got, c)
+		}
+		if math.Abs(got-tt.want) > 1e-9 {
+			t.Errorf("waterLevel(%v, %v) = %v, want %v (sum %v)", tt.costs, tt.total, got, tt.want, sum)
+		}
+	}
+}
+
+// fakeBench returns a benchmark whose loop spins for about perOp and
+// allocates bytesPerOp, and records when it ran.
+func fakeBench(name string, perOp time.Duration, bytesPerOp int, log *[]string) *Benchmark {
+	var sink []byte
+	return &Benchmark{Name: name, Op: OpSerialize, Size: 10, loop: func(n int) error {
+		*log = append(*log, name)
+		for range n {
+			if bytesPerOp > 0 {
+				sink = make([]byte, bytesPerOp)
+			}
+			for start := time.Now(); time.Since(start) < perOp; {
+			}
+		}
+		_ = sink
+		return nil
+	}}
+}
+
+func TestRunnerInterleavesAndRestoresGC(t *testing.T) {
+	var log []string
+	names := []string{"a", "b", "c", "d", "e"}
+	var benches []*Benchmark
+	for _, n := range names {
+		benches = append(benches, fakeBench(n, 2*time.Microsecond, 0, &log))
+	}
+	before := debug.SetGCPercent(73)
+	defer debug.SetGCPercent(before)
+	r := NewRunner(benches, Options{Samples: 6, Budget: 300 * time.Millisecond, Seed: 1, Warmup: time.Millisecond})
+	if err := r.Warmup(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	log = nil
+	var orders [][]string
+	for k := range 6 {
+		if err := r.Round(context.Background(), 6-k); err != nil {
+			t.Fatal(err)
+		}
+		round := slices.Clone(log)
+		log = nil
+		sorted := slices.Sorted(slices.Values(round))
+		if !slices.Equal(sorted, names) {
+			t.Fatalf("round %d ran %v, want each benchmark exactly once", k, round)
+		}
+		orders = append(orders, round)
+	}
+	distinct := map[string]bool{}
+	for _, o := range orders {
+		distinct[fmtOrder(o)] = true
+	}
+	if len(distinct) < 3 {
+		t.Errorf("6 rounds used only %d distinct orders: %v", len(distinct), orders)
+	}
+	if got := debug.SetGCPercent(73); got != 73 {
+		t.Errorf("GC percent after the run is %d, want the 73 set before", got)
+	}
+	res := r.Results("test", results.Env{})
+	if len(res.Benchmarks) != len(names) {
+		t.Fatalf("%d benchmarks in results, want %d", len(res.Benchmarks), len(names))
+	}
+	for _, b := range res.Benchmarks {
+		if n := len(b.Metric(results.UnitNsPerOp)); n != 6 {
+			t.Errorf("%s: %d ns/op samples, want 6", b.Name, n)
+		}
+		if got := b.Metric(results.UnitBytesPerMsg); len(got) != 1 || got[0] != 10 {
+			t.Errorf("%s: B/msg %v, want [10]", b.Name, got)
+		}
+	}
+}
+
+func fmtOrder(o []string) string {
+	s := ""
+	for _, x := range o {
+		s += x
+	}
+	return s
+}
+
+func TestPlanFitsBudgetAndMemory(t *testing.T) {
+	r := NewRunner(make([]*Benchmark, 3), Options{Samples: 10, Budget: 10 * time.Second, MaxBatchBytes: 1 << 20})
+	r.start = time.Now()
+	r.est = []estimate{{ns: 100}, {ns: 1000, bytes: 1 << 10}, {ns: 1e9}}
+	n := r.plan(10)
+	// 1 s per round: the 1 s operation runs once; the others get what is
+	// left (the level clamps at the minimum 100 µs target).
+	if n[2] != 1 {
+		t.Errorf("slow benchmark batch %d, want 1", n[2])
+	}
+	if n[1] > 1024 {
+		t.Errorf("batch of %d × 1 KiB exceeds the 1 MiB memory bound", n[1])
+	}
+	if n[0] < 1000 {
+		t.Errorf("fast benchmark batch %d, want at least 100 µs of work", n[0])
+	}
+}
+
+func TestMeasureCountsAllocations(t *testing.T) {
+	var log []string
+	b := fakeBench("alloc", 0, 4096, &log)
+	s, err := b.Measure(1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.AllocsPerOp(); got != 1 {
+		t.Errorf("allocs/op = %v, want 1", got)
+	}
+	if got := s.BytesPerOp(); got < 4096 || got > 4096+512 {
+		t.Errorf("B/op = %v, want about 4096", got)
+	}
+}
+
+// TestSuiteRuns is a short real run of a few real benchmarks through the
+// whole harness.
+func TestSuiteRuns(t *testing.T) {
+	sel := Selection{Filter: mustCompile(t, "codec=(protobuf|msgpack)/dataset=small$")}
+	benches, err := Prepare(sel, Codecs(), Datasets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(benches) != 4 {
+		t.Fatalf("filter selected %d benchmarks, want 4", len(benches))
+	}
+	r := NewRunner(benches, Options{Samples: 3, Budget: 200 * time.Millisecond, Warmup: time.Millisecond})
+	if err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	res := r.Results(SuiteName, CaptureEnv(func(string) string { return "" }))
+	if err := res.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	b := res.Lookup("BenchmarkSerialize/codec=protobuf/dataset=small")
+	if b == nil {
+		t.Fatal("no protobuf/small result")
+	}
+	if got := b.Metric(results.UnitBytesPerMsg); len(got) != 1 || got[0] != 26 {
+		t.Errorf("B/msg = %v, want [26]", got)
+	}
+	if res.Env.GoVersion == "" || res.Env.GOMAXPROCS == 0 {
+		t.Errorf("environment not recorded: %+v", res.Env)
+	}
+}
+
+func TestOptInDatasetsNeedNaming(t *testing.T) {
+	all := Datasets()
+	tests := []struct {
+		filter string
+		want   bool
+	}{
+		{"", false},
+		{".*", false},
+		{"floats-16m", true},
+		{"dataset=floats-16m$", true},
+	}
+	var optIn Dataset
+	for _, d := range all {
+		if d.OptIn {
+			optIn = d
+			break
+		}
+	}
+	for _, tt := range tests {
+		sel := Selection{}
+		if tt.filter != "" {
+			sel.Filter = mustCompile(t, tt.filter)
+		}
+		if got := sel.includesDataset(optIn); got != tt.want {
+			t.Errorf("filter %q includes %s: %v, want %v", tt.filter, optIn.Name, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,177 @@
+package results
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// ReadBench parses the standard Go benchmark format with
+// golang.org/x/perf/benchfmt. Each result line is one sample; lines of the
+// same benchmark (name without the -GOMAXPROCS suffix) are gathered. Units
+// are kept as written (ns/op, not benchfmt's tidied sec/op). File
+// configuration (goos, goarch, cpu) fills Env. A syntax error is an error
+// naming the line, not a skipped line.
+func ReadBench(r io.Reader, name string) (*Results, error) {
+	res := New("", Env{})
+	res.Settings.Source = "go test -bench"
+	index := make(map[string]int)
+	br := benchfmt.NewReader(r, name)
+	for br.Scan() {
+		switch rec := br.Result().(type) {
+		case *benchfmt.SyntaxError:
+			return nil, fmt.Errorf("%s: %s (expected a line like \"BenchmarkX-8  1000  123 ns/op\")", posOf(rec.FileName, rec.Line), rec.Msg)
+		case *benchfmt.Result:
+			if err := addResult(res, index, rec); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := br.Err(); err != nil {
+		return nil, err
+	}
+	if len(res.Benchmarks) == 0 {
+		return nil, fmt.Errorf("%w: no line starts with \"Benchmark\" (is this `go test -bench` output?)", ErrNoBenchmarks)
+	}
+	return res, nil
+}
+
+func posOf(file string, line int) string { return fmt.Sprintf("%s:%d", file, line) }
+
+func addResult(res *Results, index map[string]int, rec *benchfmt.Result) error {
+	base, parts := rec.Name.Parts() // base lacks the "Benchmark" prefix
+	name := "Benchmark" + string(base)
+	var codec, dataset string
+	for _, p := range parts {
+		s := string(p)
+		if strings.HasPrefix(s, "-") { // the -GOMAXPROCS suffix
+			if _, err := strconv.Atoi(s[1:]); err == nil {
+				continue
+			}
+		}
+		name += s
+		if k, v, ok := strings.Cut(strings.TrimPrefix(s, "/"), "="); ok {
+			switch k {
+			case "codec":
+				codec = v
+			case "dataset":
+				dataset = v
+			}
+		}
+	}
+	if res.Suite == "" {
+		res.Suite = rec.GetConfig("wirebench-suite")
+	}
+	if res.Env.GOOS == "" {
+		res.Env.GOOS = rec.GetConfig("goos")
+		res.Env.GOARCH = rec.GetConfig("goarch")
+		res.Env.CPU = rec.GetConfig("cpu")
+		res.Env.Machine = rec.GetConfig("wirebench-machine")
+		res.Env.GoVersion = rec.GetConfig("go")
+		if p, err := strconv.Atoi(rec.GetConfig("gomaxprocs")); err == nil {
+			res.Env.GOMAXPROCS = p
+		}
+	}
+	i, ok := index[name]
+	if !ok {
+		i = len(res.Benchmarks)
+		index[name] = i
+		res.Benchmarks = append(res.Benchmarks, Benchmark{Name: name, Codec: codec, Dataset: dataset, Op: opOf(string(base))})
+	}
+	b := &res.Benchmarks[i]
+	b.Iterations = append(b.Iterations, int64(rec.Iters))
+	for _, v := range rec.Values {
+		unit, val := v.Unit, v.Value
+		if v.OrigUnit != "" {
+			unit, val = v.OrigUnit, v.OrigValue
+		}
+		if math.IsNaN(val) || math.IsInf(val, 0) || val < 0 {
+			file, line := rec.Pos()
+			return fmt.Errorf("%s: %s has the invalid value %v %s", posOf(file, line), name, val, unit)
+		}
+		b.Add(unit, val)
+	}
+	return nil
+}
+
+func opOf(base string) string {
+	switch base {
+	case "Serialize":
+		return "serialize"
+	case "Deserialize":
+		return "deserialize"
+	}
+	return ""
+}
+
+// WriteBench writes r in the Go benchmark format, one line per sample, with
+// the environment as file configuration and B/msg declared exact, so
+// benchstat reads it and treats encoded size as deterministic.
+func (r *Results) WriteBench(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	cfg := []struct{ k, v string }{
+		{"goos", r.Env.GOOS}, {"goarch", r.Env.GOARCH}, {"pkg", "github.com/wirebench/wirebench"},
+		{"cpu", r.Env.CPU}, {"go", r.Env.GoVersion}, {"gomaxprocs", itoa(r.Env.GOMAXPROCS)},
+		{"wirebench-suite", r.Suite}, {"wirebench-machine", r.Env.Machine}, {"commit", r.Env.Commit},
+	}
+	for _, c := range cfg {
+		if c.v != "" {
+			fmt.Fprintf(bw, "%s: %s\n", c.k, c.v)
+		}
+	}
+	fmt.Fprintf(bw, "Unit %s assume=exact better=lower\n", UnitBytesPerMsg)
+	for _, b := range r.Benchmarks {
+		n := b.samples()
+		for i := range n {
+			iters := int64(1)
+			if i < len(b.Iterations) {
+				iters = b.Iterations[i]
+			}
+			var line bytes.Buffer
+			fmt.Fprintf(&line, "%s\t%d", b.Name, iters)
+			for _, m := range b.Metrics {
+				v := m.Values[0]
+				if len(m.Values) == n {
+					v = m.Values[i]
+				} else if len(m.Values) != 1 {
+					continue // ragged metric: only written where it has a sample
+				}
+				fmt.Fprintf(&line, "\t%s %s", formatValue(v), m.Unit)
+			}
+			line.WriteByte('\n')
+			bw.Write(line.Bytes())
+		}
+	}
+	return bw.Flush()
+}
+
+// samples is the number of sample lines b needs: the longest metric.
+func (b *Benchmark) samples() int {
+	n := len(b.Iterations)
+	for _, m := range b.Metrics {
+		n = max(n, len(m.Values))
+	}
+	return n
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+// formatValue prints integers without a fraction and others with enough
+// digits to round-trip the sample.
+func formatValue(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

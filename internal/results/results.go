@@ -1,0 +1,173 @@
+// Package results defines what one benchmark run produces: the environment
+// it ran in and, per benchmark, the samples of every metric. Results are
+// stored as versioned JSON and can also be written and read as the standard
+// Go benchmark text format, so benchstat works on them and `go test -bench`
+// output can be compared like a wirebench run.
+package results
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Format names the JSON document kind, so a results file is never mistaken
+// for a baseline or another tool's JSON.
+const Format = "wirebench.results"
+
+// Version is the results format version this build writes. Reading a file
+// with a newer version is an error, never a silent misread.
+const Version = 1
+
+// Standard units. Timings are noisy; encoded size is exact.
+const (
+	UnitNsPerOp     = "ns/op"
+	UnitBytesPerOp  = "B/op"
+	UnitAllocsPerOp = "allocs/op"
+	UnitBytesPerMsg = "B/msg"
+	UnitMBPerSec    = "MB/s"
+)
+
+// Results is one run of a suite.
+type Results struct {
+	Format     string      `json:"format"`
+	Version    int         `json:"version"`
+	Suite      string      `json:"suite"`
+	Env        Env         `json:"env"`
+	Settings   Settings    `json:"settings"`
+	Benchmarks []Benchmark `json:"benchmarks"`
+}
+
+// Settings records how a run was made, so it can be reproduced.
+type Settings struct {
+	Samples int           `json:"samples,omitempty"`
+	Budget  time.Duration `json:"budget_ns,omitempty"`
+	Filter  string        `json:"filter,omitempty"`
+	Seed    uint64        `json:"seed,omitempty"`
+	Source  string        `json:"source,omitempty"` // "wirebench" or "go test -bench"
+	Elapsed time.Duration `json:"elapsed_ns,omitempty"`
+	Rounds  int           `json:"rounds,omitempty"` // rounds completed (may be fewer than Samples when the budget ran out)
+}
+
+// Benchmark is the samples of one benchmark. Name is the full Go benchmark
+// name, e.g. "BenchmarkSerialize/codec=protobuf/dataset=small".
+type Benchmark struct {
+	Name    string `json:"name"`
+	Codec   string `json:"codec,omitempty"`
+	Dataset string `json:"dataset,omitempty"`
+	Op      string `json:"op,omitempty"` // "serialize" or "deserialize"
+	// Iterations is the batch size behind each sample, in sample order.
+	Iterations []int64  `json:"iterations,omitempty"`
+	Metrics    []Metric `json:"metrics"`
+}
+
+// Metric is the samples of one unit. An exact metric (encoded size) may
+// hold a single value.
+type Metric struct {
+	Unit   string    `json:"unit"`
+	Values []float64 `json:"values"`
+}
+
+// Metric returns the samples for unit, or nil.
+func (b *Benchmark) Metric(unit string) []float64 {
+	for _, m := range b.Metrics {
+		if m.Unit == unit {
+			return m.Values
+		}
+	}
+	return nil
+}
+
+// Add appends one sample value of unit, creating the metric if needed.
+func (b *Benchmark) Add(unit string, v float64) {
+	for i := range b.Metrics {
+		if b.Metrics[i].Unit == unit {
+			b.Metrics[i].Values = append(b.Metrics[i].Values, v)
+			return
+		}
+	}
+	b.Metrics = append(b.Metrics, Metric{Unit: unit, Values: []float64{v}})
+}
+
+// Lookup returns the benchmark called name, or nil.
+func (r *Results) Lookup(name string) *Benchmark {
+	for i := range r.Benchmarks {
+		if r.Benchmarks[i].Name == name {
+			return &r.Benchmarks[i]
+		}
+	}
+	return nil
+}
+
+// IsExact reports whether a unit is deterministic for a given code and
+// dataset, so any change is real and no statistical test is needed. Encoded
+// size always is; allocs/op is exact only when every sample agrees, which the
+// caller checks on the values (see AllEqual).
+func IsExact(unit string) bool {
+	return unit == UnitBytesPerMsg
+}
+
+// HigherIsBetter reports whether larger values of unit are improvements.
+func HigherIsBetter(unit string) bool {
+	return strings.HasSuffix(unit, "/s")
+}
+
+// AllEqual reports whether every value is the same.
+func AllEqual(v []float64) bool {
+	if len(v) == 0 {
+		return true
+	}
+	for _, x := range v[1:] {
+		if x != v[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// Validate checks that r is well formed: a known format and version, unique
+// names, and finite non-negative values. It names the first problem found.
+func (r *Results) Validate() error {
+	if r.Format != Format {
+		return fmt.Errorf("not a wirebench results file (format %q, want %q)", r.Format, Format)
+	}
+	if r.Version < 1 || r.Version > Version {
+		return fmt.Errorf("results format version %d is not supported by this wirebench (it reads versions 1 to %d): upgrade wirebench or re-run the suite", r.Version, Version)
+	}
+	seen := make(map[string]bool, len(r.Benchmarks))
+	for _, b := range r.Benchmarks {
+		if b.Name == "" {
+			return fmt.Errorf("a benchmark has no name")
+		}
+		if seen[b.Name] {
+			return fmt.Errorf("benchmark %s appears twice", b.Name)
+		}
+		seen[b.Name] = true
+		for _, m := range b.Metrics {
+			if m.Unit == "" {
+				return fmt.Errorf("benchmark %s: a metric has no unit", b.Name)
+			}
+			if len(m.Values) == 0 {
+				return fmt.Errorf("benchmark %s: metric %s has no samples", b.Name, m.Unit)
+			}
+			for _, v := range m.Values {
+				if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+					return fmt.Errorf("benchmark %s: metric %s has the invalid value %v", b.Name, m.Unit, v)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// New returns empty results for suite, stamped with the current format.
+func New(suite string, env Env) *Results {
+	return &Results{Format: Format, Version: Version, Suite: suite, Env: env}
+}
+
+// Sort orders benchmarks by name, for stable output.
+func (r *Results) Sort() {
+	sort.SliceStable(r.Benchmarks, func(i, j int) bool { return r.Benchmarks[i].Name < r.Benchmarks[j].Name })
+}

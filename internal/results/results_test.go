@@ -1,0 +1,204 @@
+package results
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func sample() *Results {
+	r := New("default", Env{GOOS: "linux", GOARCH: "amd64", CPU: "Test CPU", GOMAXPROCS: 2, GoVersion: "go1.26.8", Machine: "abcd1234"})
+	r.Benchmarks = []Benchmark{
+		{Name: "BenchmarkSerialize/codec=protobuf/dataset=small", Codec: "protobuf", Dataset: "small", Op: "serialize",
+			Iterations: []int64{1000, 2000, 1500},
+			Metrics: []Metric{
+				{UnitNsPerOp, []float64{101.5, 99.25, 100}},
+				{UnitBytesPerOp, []float64{32, 32, 32}},
+				{UnitAllocsPerOp, []float64{1, 1, 1}},
+				{UnitBytesPerMsg, []float64{26}},
+			}},
+		{Name: "BenchmarkDeserialize/codec=protobuf/dataset=small", Codec: "protobuf", Dataset: "small", Op: "deserialize",
+			Iterations: []int64{1000, 1000, 1000},
+			Metrics: []Metric{
+				{UnitNsPerOp, []float64{120, 121, 119.125}},
+				{UnitAllocsPerOp, []float64{2, 2, 2}},
+			}},
+	}
+	return r
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	want := sample()
+	if err := want.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	want.Encode(&a)
+	got.Encode(&b)
+	if a.String() != b.String() {
+		t.Errorf("round trip changed the results:\n%s\nvs\n%s", a.String(), b.String())
+	}
+}
+
+// TestBenchRoundTrip writes the Go benchmark format and reads it back
+// through golang.org/x/perf/benchfmt: every sample survives.
+func TestBenchRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	want := sample()
+	if err := want.WriteBench(&buf); err != nil {
+		t.Fatal(err)
+	}
+	text := buf.String()
+	for _, line := range []string{"goos: linux", "cpu: Test CPU", "Unit B/msg assume=exact better=lower",
+		"BenchmarkSerialize/codec=protobuf/dataset=small\t2000\t99.25 ns/op\t32 B/op\t1 allocs/op\t26 B/msg"} {
+		if !strings.Contains(text, line+"\n") {
+			t.Errorf("output lacks line %q:\n%s", line, text)
+		}
+	}
+	got, err := Read("bench.txt", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Env.CPU != "Test CPU" || got.Env.GOMAXPROCS != 2 || got.Suite != "default" {
+		t.Errorf("environment not read back: %+v suite %q", got.Env, got.Suite)
+	}
+	for _, wb := range want.Benchmarks {
+		gb := got.Lookup(wb.Name)
+		if gb == nil {
+			t.Fatalf("%s missing after round trip", wb.Name)
+		}
+		if gb.Codec != wb.Codec || gb.Dataset != wb.Dataset || gb.Op != wb.Op {
+			t.Errorf("%s: codec/dataset/op = %q/%q/%q", wb.Name, gb.Codec, gb.Dataset, gb.Op)
+		}
+		for _, m := range wb.Metrics {
+			g := gb.Metric(m.Unit)
+			if m.Unit == UnitBytesPerMsg {
+				// Written on every sample line, read back per line.
+				if len(g) != len(wb.Iterations) || g[0] != m.Values[0] {
+					t.Errorf("%s %s: %v", wb.Name, m.Unit, g)
+				}
+				continue
+			}
+			if !equal(g, m.Values) {
+				t.Errorf("%s %s: %v, want %v", wb.Name, m.Unit, g, m.Values)
+			}
+		}
+	}
+}
+
+func equal(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestReadGoTestOutput reads real `go test -bench` output: GOMAXPROCS
+// suffixes are dropped so names match the suite's, and sub-benchmark keys
+// fill codec and dataset.
+func TestReadGoTestOutput(t *testing.T) {
+	in := `goos: linux
+goarch: amd64
+pkg: github.com/wirebench/wirebench/internal/bench
+cpu: AMD EPYC
+BenchmarkSerialize/codec=protobuf/dataset=small-2         	12657994	        94.87 ns/op	        26.00 B/msg	      32 B/op	       1 allocs/op
+BenchmarkSerialize/codec=protobuf/dataset=small-2         	12000000	        96.01 ns/op	        26.00 B/msg	      32 B/op	       1 allocs/op
+BenchmarkFoo-2   	1000	  1234 ns/op	   12.5 MB/s
+PASS
+ok  	github.com/wirebench/wirebench/internal/bench	12.345s
+`
+	r, err := Read("go-test.txt", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Benchmarks) != 2 {
+		t.Fatalf("%d benchmarks, want 2", len(r.Benchmarks))
+	}
+	b := r.Lookup("BenchmarkSerialize/codec=protobuf/dataset=small")
+	if b == nil || b.Codec != "protobuf" || b.Dataset != "small" || b.Op != "serialize" {
+		t.Fatalf("unexpected benchmark %+v", b)
+	}
+	if got := b.Metric(UnitNsPerOp); !equal(got, []float64{94.87, 96.01}) {
+		t.Errorf("ns/op = %v", got)
+	}
+	if got := r.Lookup("BenchmarkFoo").Metric(UnitMBPerSec); !equal(got, []float64{12.5}) {
+		t.Errorf("MB/s = %v", got)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "", "is empty"},
+		{"blank", "  \n\n", "is empty"},
+		{"no benchmarks", "goos: linux\nPASS\n", "no benchmark results"},
+		{"bad line", "BenchmarkX 10 abc ns/op\n", "x.txt:1"},
+		{"nan", "BenchmarkX 10 NaN ns/op\n", "invalid value"},
+		{"negative", "BenchmarkX 10 -5 ns/op\n", "invalid value"},
+		{"bad json", `{"format": "wirebench.results", "version": 1, "benchmarks": [`, "truncated or corrupt"},
+		{"other json", `{"hello": 1}`, "not a wirebench results file"},
+		{"newer", `{"format": "wirebench.results", "version": 99}`, "newer than this wirebench"},
+		{"dup", `{"format": "wirebench.results", "version": 1, "benchmarks": [{"name":"A","metrics":[]},{"name":"A","metrics":[]}]}`, "appears twice"},
+		{"no samples", `{"format": "wirebench.results", "version": 1, "benchmarks": [{"name":"A","metrics":[{"unit":"ns/op","values":[]}]}]}`, "no samples"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Read("x.txt", []byte(tt.in))
+			if err == nil {
+				t.Fatalf("no error for %q", tt.in)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q does not mention %q", err, tt.want)
+			}
+			if strings.Count(err.Error(), "\n") > 0 {
+				t.Errorf("error spans lines: %q", err)
+			}
+		})
+	}
+}
+
+func TestWriteFileAtomicLeavesNoTemp(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sub", "r.json")
+	if err := WriteFileAtomic(path, []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(path, []byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if string(data) != "two" {
+		t.Errorf("content %q", data)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("directory holds %d entries, want only the file", len(entries))
+	}
+}
+
+func TestEnvDiff(t *testing.T) {
+	a := Env{Machine: "m1", CPU: "X", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 2, GoVersion: "go1.26", Modules: map[string]string{"p": "v1"}}
+	b := a
+	b.Modules = map[string]string{"p": "v1"}
+	if d := a.Diff(b); len(d) != 0 {
+		t.Errorf("identical environments differ: %v", d)
+	}
+	b.Machine, b.Modules = "m2", map[string]string{"p": "v2"}
+	d := a.Diff(b)
+	if len(d) != 2 || d[0].Field != "machine" || d[1].Field != "p" {
+		t.Errorf("diff = %v", d)
+	}
+}
