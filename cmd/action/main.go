@@ -33,6 +33,7 @@ const (
 )
 
 func main() {
+	reexecWithGODEBUG()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	stop()

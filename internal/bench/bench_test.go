@@ -2,6 +2,7 @@ package bench
 
 import (
 	"regexp"
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -28,10 +29,29 @@ func benchOp(b *testing.B, op string) {
 			if op == OpSerialize {
 				b.ReportMetric(float64(bm.Size), "B/msg")
 			}
+			// Like the suite's batches: at most DefaultMaxBatchBytes of
+			// garbage between collections, the collector off while timing.
+			probe, err := bm.Measure(16)
+			if err != nil {
+				b.Fatal(err)
+			}
+			chunk := b.N
+			if perOp := float64(probe.Bytes) / 16; perOp > 0 {
+				chunk = max(1, int(DefaultMaxBatchBytes/perOp))
+			}
 			defer debug.SetGCPercent(debug.SetGCPercent(-1))
 			b.ResetTimer()
-			if err := bm.Loop(b.N); err != nil {
-				b.Fatal(err)
+			for done := 0; done < b.N; {
+				n := min(chunk, b.N-done)
+				if done > 0 {
+					b.StopTimer()
+					runtime.GC()
+					b.StartTimer()
+				}
+				if err := bm.Loop(n); err != nil {
+					b.Fatal(err)
+				}
+				done += n
 			}
 		})
 	}

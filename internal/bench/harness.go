@@ -29,7 +29,9 @@ type Options struct {
 	// Progress receives one line per round on long runs; nil is silent.
 	Progress io.Writer
 	// MaxBatchBytes bounds the memory a batch may allocate while the
-	// garbage collector is off. Default 512 MiB.
+	// garbage collector is off. Default 32 MiB: larger batches make the
+	// heap grow into fresh pages, and the page faults (which vary from batch
+	// to batch) were measured to dominate small allocating benchmarks.
 	MaxBatchBytes int64
 	// Warmup is the time each benchmark runs before measuring (at most
 	// 200 iterations beyond the first batch of that length). Default 30ms.
@@ -44,7 +46,7 @@ func (o *Options) defaults() {
 		o.Budget = 60 * time.Second
 	}
 	if o.MaxBatchBytes <= 0 {
-		o.MaxBatchBytes = 512 << 20
+		o.MaxBatchBytes = DefaultMaxBatchBytes
 	}
 	if o.Warmup <= 0 {
 		o.Warmup = 30 * time.Millisecond
@@ -53,6 +55,9 @@ func (o *Options) defaults() {
 		o.Seed = uint64(time.Now().UnixNano())
 	}
 }
+
+// DefaultMaxBatchBytes is the default Options.MaxBatchBytes.
+const DefaultMaxBatchBytes = 32 << 20
 
 // Sample is one batch of a benchmark: n iterations and what they cost.
 type Sample struct {
@@ -73,18 +78,26 @@ func (s Sample) NsPerOp() float64 { return float64(s.Elapsed.Nanoseconds()) / fl
 func (s Sample) AllocsPerOp() float64 { return float64(s.Allocs / uint64(s.Iterations)) }
 func (s Sample) BytesPerOp() float64  { return float64(s.Bytes / uint64(s.Iterations)) }
 
-// Measure runs n iterations of b as one timed batch. The garbage collector
-// is collected before and switched off during the batch (so one
-// benchmark's garbage is not collected on another's time, and a collection
-// cycle does not land inside some samples and not others), then restored.
-func (b *Benchmark) Measure(n int) (Sample, error) {
-	runtime.GC()
+// gcOff switches the garbage collector off (and any memory limit, which
+// would otherwise still trigger collections) and returns the function that
+// restores both settings.
+func gcOff() (restore func()) {
 	oldPercent := debug.SetGCPercent(-1)
 	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
-	defer func() {
+	return func() {
 		debug.SetGCPercent(oldPercent)
 		debug.SetMemoryLimit(oldLimit)
-	}()
+	}
+}
+
+// Measure runs n iterations of b as one timed batch. The heap is collected
+// before the batch and the collector is off during it (so one benchmark's
+// garbage is not collected on another's time, and a collection cycle does
+// not land inside some samples and not others); the settings are restored
+// afterwards.
+func (b *Benchmark) Measure(n int) (Sample, error) {
+	runtime.GC()
+	defer gcOff()()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	start := time.Now()
@@ -148,6 +161,7 @@ func (r *Runner) Warmup(ctx context.Context) error {
 	if r.start.IsZero() {
 		r.start = time.Now()
 	}
+	defer gcOff()()
 	for i, b := range r.benches {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -225,6 +239,7 @@ func (r *Runner) Round(ctx context.Context, roundsLeft int) error {
 	if r.start.IsZero() {
 		r.start = time.Now()
 	}
+	defer gcOff()()
 	batch := r.plan(roundsLeft)
 	order := r.rng.Perm(len(r.benches))
 	for _, i := range order {
@@ -246,8 +261,14 @@ func (r *Runner) Round(ctx context.Context, roundsLeft int) error {
 }
 
 // Run warms up and measures Samples rounds.
+//
+// The collector stays off for the whole run, with an explicit collection
+// before every batch. (Page faults are the other source of noise for
+// benchmarks that allocate megabytes: see the madvdontneed setting in
+// cmd/action.)
 func (r *Runner) Run(ctx context.Context) error {
 	r.start = time.Now()
+	defer gcOff()()
 	r.progressf(true, "measuring %d benchmarks × %d samples, budget %s", len(r.benches), r.opts.Samples, r.opts.Budget)
 	if err := r.Warmup(ctx); err != nil {
 		return err
