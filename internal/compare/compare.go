@@ -1,0 +1,608 @@
+// Package compare decides, benchmark by benchmark and metric by metric,
+// whether a candidate run differs from a baseline run: exact metrics
+// (encoded size, deterministic allocation counts) by plain comparison
+// against a threshold, noisy metrics (timings) by a Mann–Whitney test with
+// a Hodges–Lehmann estimate of the ratio and its interval, with the
+// p-values of the whole run adjusted so the chance of any false alarm stays
+// below alpha. When the two runs come from different machines it separates
+// the machine's global speed shift from each benchmark's own change.
+package compare
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/stats"
+)
+
+// Verdict is the outcome of one comparison.
+type Verdict string
+
+const (
+	// Regression: significant (exact metrics: any change) and worse than
+	// the threshold.
+	Regression Verdict = "regression"
+	// Improvement: significant and better than the threshold.
+	Improvement Verdict = "improvement"
+	// Unchanged: the confidence interval lies inside ±threshold (exact
+	// metrics: the change is within the threshold).
+	Unchanged Verdict = "unchanged"
+	// Inconclusive: neither — too noisy or too few samples to tell.
+	Inconclusive Verdict = "inconclusive"
+)
+
+// Verdicts lists the verdicts in report order.
+var Verdicts = []Verdict{Regression, Improvement, Inconclusive, Unchanged}
+
+// Kind says how a metric was compared.
+type Kind string
+
+const (
+	// Exact metrics are deterministic: any change is real.
+	Exact Kind = "exact"
+	// Noisy metrics are compared with a statistical test.
+	Noisy Kind = "noisy"
+)
+
+// Correction names a multiple-comparison adjustment.
+type Correction string
+
+const (
+	Holm              Correction = "holm"
+	BenjaminiHochberg Correction = "bh"
+	NoCorrection      Correction = "none"
+)
+
+// Normalize says when to separate the machine's speed shift.
+type Normalize string
+
+const (
+	// NormalizeAuto normalises timings when the two runs' machines differ.
+	NormalizeAuto   Normalize = "auto"
+	NormalizeAlways Normalize = "always"
+	NormalizeNever  Normalize = "never"
+)
+
+// Options are the comparison's thresholds and levels.
+type Options struct {
+	// Threshold is the relative change of a noisy metric that matters:
+	// 0.05 means 5%. Default 0.05.
+	Threshold float64
+	// SizeThreshold is the relative growth of the encoded size (B/msg)
+	// that counts as a regression. Default 0: any byte more.
+	SizeThreshold float64
+	// AllocThreshold is the relative growth of a deterministic allocation
+	// count (allocs/op, B/op when every sample agrees) that counts as a
+	// regression. Default 0: any allocation more.
+	AllocThreshold float64
+	// Alpha bounds the false alarms of the run after adjustment: with
+	// Holm, the chance of any false alarm; with BH, the expected share of
+	// false discoveries. Default 0.01.
+	Alpha float64
+	// Correction is the multiple-comparison adjustment. Default Holm.
+	Correction Correction
+	// Confidence is the level of the reported intervals, which also decide
+	// "unchanged". Default 0.95.
+	Confidence float64
+	// Power is the power at which the minimum detectable effect is
+	// computed. Default 0.8.
+	Power float64
+	// Normalize decides when timings are judged against the machine's
+	// global speed shift. Default auto.
+	Normalize Normalize
+}
+
+// Defaults returns the default options.
+func Defaults() Options {
+	return Options{Threshold: 0.05, Alpha: 0.01, Correction: Holm, Confidence: 0.95, Power: 0.8, Normalize: NormalizeAuto}
+}
+
+// Validate checks the options' ranges.
+func (o Options) Validate() error {
+	switch {
+	case !(o.Threshold >= 0 && o.Threshold < 1):
+		return fmt.Errorf("threshold %v: want a fraction in [0, 1), e.g. 0.05 for 5%%", o.Threshold)
+	case !(o.SizeThreshold >= 0) || !(o.AllocThreshold >= 0):
+		return fmt.Errorf("size and allocation thresholds must be >= 0")
+	case !(o.Alpha > 0 && o.Alpha < 1):
+		return fmt.Errorf("alpha %v: want a probability in (0, 1), e.g. 0.01", o.Alpha)
+	case !(o.Confidence > 0 && o.Confidence < 1):
+		return fmt.Errorf("confidence %v: want a probability in (0, 1), e.g. 0.95", o.Confidence)
+	case !(o.Power > 0 && o.Power < 1):
+		return fmt.Errorf("power %v: want a probability in (0, 1), e.g. 0.8", o.Power)
+	}
+	switch o.Correction {
+	case Holm, BenjaminiHochberg, NoCorrection:
+	default:
+		return fmt.Errorf("correction %q: want holm, bh or none", o.Correction)
+	}
+	switch o.Normalize {
+	case NormalizeAuto, NormalizeAlways, NormalizeNever:
+	default:
+		return fmt.Errorf("normalize %q: want auto, always or never", o.Normalize)
+	}
+	return nil
+}
+
+// Summary describes one side's samples of a metric.
+type Summary struct {
+	Median float64 `json:"median"`
+	N      int     `json:"n"`
+}
+
+// Comparison is one benchmark and unit compared.
+type Comparison struct {
+	Name      string
+	Unit      string
+	Kind      Kind
+	Baseline  Summary
+	Candidate Summary
+	// Ratio is the estimated candidate/baseline ratio: for noisy metrics
+	// the Hodges–Lehmann estimate (divided by the speed shift when
+	// timings were normalised), for exact ones the plain ratio. Lo and Hi
+	// bound it at Options.Confidence (equal to Ratio for exact metrics).
+	Ratio, Lo, Hi float64
+	// RawRatio is Ratio before normalisation.
+	RawRatio float64
+	// P is the test's two-sided p-value and PAdjusted its value after the
+	// run's multiple-comparison adjustment; NaN for exact metrics.
+	P, PAdjusted float64
+	Verdict      Verdict
+	// MDE is the smallest change (as a fraction, 0.03 = 3%) this
+	// comparison could detect with Options.Power at the adjusted level;
+	// +Inf when no outcome could reach it with these sample counts; NaN
+	// for exact metrics.
+	MDE float64
+	// SamplesNeeded is the per-side sample count that would detect a
+	// change of the threshold, for inconclusive comparisons; 0 when not
+	// computed.
+	SamplesNeeded int
+	// Note explains anything unusual (too few samples, all equal, ...).
+	Note string
+	// Normalized is set when Ratio was judged against the speed shift.
+	Normalized bool
+	// HigherIsBetter is set for units like MB/s.
+	HigherIsBetter bool
+}
+
+// Change is the relative change, Ratio-1 (0.05 = +5%).
+func (c Comparison) Change() float64 { return c.Ratio - 1 }
+
+// Shift is the machine's global speed shift between the runs: the
+// geometric mean of all timing ratios, with its interval.
+type Shift struct {
+	Estimate, Lo, Hi float64
+	N                int // timings it was computed from
+	// Applied says whether timings were judged against it, and Reason why
+	// (or why not).
+	Applied bool
+	Reason  string
+}
+
+// Result is a whole comparison.
+type Result struct {
+	Options        Options
+	BaselineEnv    results.Env
+	CandidateEnv   results.Env
+	MachineDiffers []results.Difference
+	OtherDiffers   []results.Difference
+	Shift          *Shift
+	Comparisons    []Comparison
+	// Missing lists benchmarks only in the baseline, New those only in the
+	// candidate, UnitMismatch those whose units have nothing in common.
+	Missing, New, UnitMismatch []string
+}
+
+// Count returns how many comparisons have verdict v.
+func (r *Result) Count(v Verdict) int {
+	n := 0
+	for _, c := range r.Comparisons {
+		if c.Verdict == v {
+			n++
+		}
+	}
+	return n
+}
+
+// Regressions returns the comparisons with a regression verdict.
+func (r *Result) Regressions() []Comparison {
+	var out []Comparison
+	for _, c := range r.Comparisons {
+		if c.Verdict == Regression {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// FailOn names the condition that fails a run.
+type FailOn string
+
+const (
+	FailOnRegression FailOn = "regression"
+	FailOnNever      FailOn = "never"
+)
+
+// Failed reports whether the result meets the fail-on condition.
+func (r *Result) Failed(on FailOn) bool {
+	return on == FailOnRegression && r.Count(Regression) > 0
+}
+
+// ErrNothingToCompare is returned when the two runs share no benchmark.
+var ErrNothingToCompare = errors.New("the baseline and the candidate have no benchmark in common")
+
+// machineFields are the environment fields that describe the machine, not
+// the code: a change in them moves every timing alike. Go and library
+// versions are code changes a pull request may make on purpose, so they are
+// reported but never normalised away.
+var machineFields = map[string]bool{"machine": true, "cpu": true, "goos/goarch": true, "GOMAXPROCS": true}
+
+// Compare compares cand against base.
+func Compare(base, cand *results.Results, opts Options) (*Result, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if base.Suite != "" && cand.Suite != "" && base.Suite != cand.Suite {
+		return nil, fmt.Errorf("the baseline is of suite %q and the candidate of suite %q: compare runs of the same suite", base.Suite, cand.Suite)
+	}
+	res := &Result{Options: opts, BaselineEnv: base.Env, CandidateEnv: cand.Env}
+	for _, d := range base.Env.Diff(cand.Env) {
+		if machineFields[d.Field] {
+			res.MachineDiffers = append(res.MachineDiffers, d)
+		} else {
+			res.OtherDiffers = append(res.OtherDiffers, d)
+		}
+	}
+
+	// Pair the benchmarks and units.
+	type pair struct {
+		name, unit string
+		b, c       []float64
+	}
+	var pairs []pair
+	for _, cb := range cand.Benchmarks {
+		bb := base.Lookup(cb.Name)
+		if bb == nil {
+			res.New = append(res.New, cb.Name)
+			continue
+		}
+		common := 0
+		hasNs := cb.Metric(results.UnitNsPerOp) != nil && bb.Metric(results.UnitNsPerOp) != nil
+		for _, m := range cb.Metrics {
+			bv := bb.Metric(m.Unit)
+			if bv == nil {
+				continue
+			}
+			common++
+			if m.Unit == results.UnitMBPerSec && hasNs {
+				continue // derived from ns/op: comparing it too would count one change twice
+			}
+			pairs = append(pairs, pair{cb.Name, m.Unit, bv, m.Values})
+		}
+		if common == 0 {
+			res.UnitMismatch = append(res.UnitMismatch, cb.Name)
+		}
+	}
+	for _, bb := range base.Benchmarks {
+		if cand.Lookup(bb.Name) == nil {
+			res.Missing = append(res.Missing, bb.Name)
+		}
+	}
+	if len(pairs) == 0 {
+		return nil, fmt.Errorf("%w (the baseline has %d, the candidate %d; names must match, e.g. %s)", ErrNothingToCompare,
+			len(base.Benchmarks), len(cand.Benchmarks), exampleName(base, cand))
+	}
+
+	// Decide whether to normalise timings by the machine's speed shift.
+	normalize := false
+	reason := ""
+	switch opts.Normalize {
+	case NormalizeAlways:
+		normalize, reason = true, "requested (--normalize always)"
+	case NormalizeNever:
+		reason = "not requested (--normalize never)"
+	default:
+		if len(res.MachineDiffers) > 0 {
+			normalize, reason = true, "the two runs ran on different machines ("+diffFields(res.MachineDiffers)+")"
+		} else {
+			reason = "both runs ran on the same machine"
+			if base.Env.Machine == "" && cand.Env.Machine == "" {
+				reason = "neither run records its machine; assumed the same (use --normalize always if not)"
+			}
+		}
+	}
+
+	// First pass: estimate every noisy comparison.
+	var noisy []int
+	for _, p := range pairs {
+		c := Comparison{Name: p.name, Unit: p.unit, HigherIsBetter: results.HigherIsBetter(p.unit),
+			Baseline: summarize(p.b), Candidate: summarize(p.c), P: math.NaN(), PAdjusted: math.NaN(), MDE: math.NaN()}
+		if exactMetric(p.unit, p.b, p.c) {
+			c.Kind = Exact
+			judgeExact(&c, opts)
+		} else {
+			c.Kind = Noisy
+			estimate(&c, p.b, p.c, opts)
+			noisy = append(noisy, len(res.Comparisons))
+		}
+		res.Comparisons = append(res.Comparisons, c)
+	}
+	if len(noisy) > 0 && allTooFew(res.Comparisons, noisy) {
+		return nil, fmt.Errorf("every benchmark has fewer than 2 samples on a side, so timings cannot be tested: run the suite with --samples 10 or more, or go test -bench with -count=10")
+	}
+
+	// The machine's speed shift, from the timings.
+	var timingRatios []float64
+	for _, i := range noisy {
+		c := &res.Comparisons[i]
+		if c.Unit == results.UnitNsPerOp && c.Note == "" && c.RawRatio > 0 && !math.IsInf(c.RawRatio, 0) {
+			timingRatios = append(timingRatios, c.RawRatio)
+		}
+	}
+	if len(timingRatios) > 0 {
+		sh := &Shift{N: len(timingRatios), Reason: reason}
+		if len(timingRatios) >= 2 {
+			if g, err := stats.GeoMean(timingRatios, opts.Confidence); err == nil {
+				sh.Estimate, sh.Lo, sh.Hi = g.Estimate, g.Lo, g.Hi
+			} else {
+				sh.Estimate, sh.Lo, sh.Hi = geoMean(timingRatios), math.NaN(), math.NaN()
+			}
+		} else {
+			sh.Estimate, sh.Lo, sh.Hi = timingRatios[0], math.NaN(), math.NaN()
+		}
+		if normalize && len(timingRatios) < 3 {
+			normalize = false
+			sh.Reason = reason + ", but fewer than 3 timings cannot separate it from real change, so timings are compared as measured"
+		}
+		sh.Applied = normalize
+		res.Shift = sh
+	}
+
+	// Second pass: the tests, on normalised candidate samples if needed.
+	var ps []float64
+	for _, i := range noisy {
+		c := &res.Comparisons[i]
+		p := pairs[i]
+		cs := p.c
+		if normalize && c.Unit == results.UnitNsPerOp {
+			cs = scale(p.c, 1/res.Shift.Estimate)
+			c.Normalized = true
+			c.Ratio, c.Lo, c.Hi = c.RawRatio/res.Shift.Estimate, c.Lo/res.Shift.Estimate, c.Hi/res.Shift.Estimate
+		}
+		if c.Note == "" {
+			if t, err := stats.MannWhitney(p.b, cs); err == nil {
+				c.P = t.P
+			} else if errors.Is(err, stats.ErrAllEqual) {
+				c.P = 1
+			} else {
+				c.Note = "no test: " + err.Error()
+			}
+		}
+		if !math.IsNaN(c.P) {
+			ps = append(ps, c.P)
+		}
+	}
+	adjusted := adjust(ps, opts.Correction)
+	m := len(ps)
+	k := 0
+	for _, i := range noisy {
+		c := &res.Comparisons[i]
+		if !math.IsNaN(c.P) {
+			c.PAdjusted = adjusted[k]
+			k++
+		}
+		judgeNoisy(c, pairs[i].b, pairs[i].c, opts, m)
+	}
+	return res, nil
+}
+
+func exampleName(base, cand *results.Results) string {
+	for _, r := range []*results.Results{base, cand} {
+		if len(r.Benchmarks) > 0 {
+			return r.Benchmarks[0].Name
+		}
+	}
+	return "BenchmarkX"
+}
+
+func diffFields(d []results.Difference) string {
+	var f []string
+	for _, x := range d {
+		f = append(f, x.String())
+	}
+	return strings.Join(f, "; ")
+}
+
+func summarize(v []float64) Summary {
+	m, err := stats.Median(v)
+	if err != nil {
+		m = math.NaN()
+	}
+	return Summary{Median: m, N: len(v)}
+}
+
+// exactMetric reports whether unit is compared exactly: encoded size
+// always; allocation counts and bytes when every sample on both sides
+// agrees (they are deterministic for a given code and input).
+func exactMetric(unit string, b, c []float64) bool {
+	if results.IsExact(unit) {
+		return true
+	}
+	if unit == results.UnitAllocsPerOp || unit == results.UnitBytesPerOp {
+		return results.AllEqual(b) && results.AllEqual(c)
+	}
+	return false
+}
+
+func judgeExact(c *Comparison, opts Options) {
+	b, n := c.Baseline.Median, c.Candidate.Median
+	threshold := opts.AllocThreshold
+	if c.Unit == results.UnitBytesPerMsg {
+		threshold = opts.SizeThreshold
+	}
+	switch {
+	case b == 0 && n == 0:
+		c.Ratio = 1
+	case b == 0:
+		c.Ratio = math.Inf(1)
+	default:
+		c.Ratio = n / b
+	}
+	c.RawRatio, c.Lo, c.Hi = c.Ratio, c.Ratio, c.Ratio
+	worse, better := n > b, n < b
+	if c.HigherIsBetter {
+		worse, better = better, worse
+	}
+	change := math.Abs(c.Ratio - 1)
+	switch {
+	case worse && (change > threshold || b == 0):
+		c.Verdict = Regression
+	case better && change > threshold:
+		c.Verdict = Improvement
+	default:
+		c.Verdict = Unchanged
+	}
+}
+
+// estimate fills the Hodges–Lehmann ratio and interval of a noisy metric,
+// or a note saying why there is none.
+func estimate(c *Comparison, b, n []float64, opts Options) {
+	c.Ratio, c.Lo, c.Hi, c.RawRatio = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+	if len(b) < 2 || len(n) < 2 {
+		c.Note = fmt.Sprintf("too few samples (%d vs %d): need at least 2 a side, 10 or more to detect small changes", len(b), len(n))
+		if c.Baseline.Median > 0 {
+			c.Ratio = c.Candidate.Median / c.Baseline.Median
+			c.RawRatio = c.Ratio
+		}
+		return
+	}
+	if slices.Min(b) > 0 && slices.Min(n) > 0 {
+		s, err := stats.RatioHL(b, n, opts.Confidence)
+		if err == nil {
+			c.Ratio, c.Lo, c.Hi = s.Estimate, s.Lo, s.Hi
+			c.RawRatio = c.Ratio
+			return
+		}
+		if !errors.Is(err, stats.ErrAllEqual) {
+			c.Note = "no estimate: " + err.Error()
+			return
+		}
+	}
+	// Zeros (allocation bytes, say) rule out ratios of samples: estimate
+	// the shift in the metric's own unit and express it against the
+	// baseline median.
+	s, err := stats.HodgesLehmann(b, n, opts.Confidence)
+	if err != nil && !errors.Is(err, stats.ErrAllEqual) {
+		c.Note = "no estimate: " + err.Error()
+		return
+	}
+	if errors.Is(err, stats.ErrAllEqual) {
+		s = stats.Shift{}
+	}
+	base := c.Baseline.Median
+	if base <= 0 {
+		c.Note = "baseline median is zero: no relative change"
+		return
+	}
+	c.Ratio, c.Lo, c.Hi = (base+s.Estimate)/base, (base+s.Lo)/base, (base+s.Hi)/base
+	c.RawRatio = c.Ratio
+}
+
+func judgeNoisy(c *Comparison, b, n []float64, opts Options, m int) {
+	t := opts.Threshold
+	if c.Note != "" || math.IsNaN(c.PAdjusted) {
+		c.Verdict = Inconclusive
+		return
+	}
+	worse, better := c.Ratio > 1+t, c.Ratio < 1-t
+	if c.HigherIsBetter {
+		worse, better = c.Ratio < 1-t, c.Ratio > 1+t
+	}
+	significant := c.PAdjusted < opts.Alpha
+	switch {
+	case significant && worse:
+		c.Verdict = Regression
+	case significant && better:
+		c.Verdict = Improvement
+	case c.Lo >= 1-t && c.Hi <= 1+t:
+		c.Verdict = Unchanged
+	default:
+		c.Verdict = Inconclusive
+	}
+	// What this comparison could see: the effect detectable at the
+	// per-comparison level the adjustment demands of the strongest result
+	// (alpha/m under Holm).
+	level := opts.Alpha
+	if opts.Correction == Holm {
+		level = opts.Alpha / float64(max(m, 1))
+	}
+	if slices.Min(b) > 0 && slices.Min(n) > 0 {
+		if mde, err := stats.MDE(b, n, level, opts.Power); err == nil || math.IsInf(mde, 1) {
+			c.MDE = mde
+		}
+		if c.Verdict == Inconclusive {
+			if k, err := stats.SamplesFor(b, n, max(t, 0.001), level, opts.Power); err == nil {
+				c.SamplesNeeded = k
+			}
+		}
+	}
+	if c.Verdict == Inconclusive && c.Note == "" && significant {
+		c.Note = fmt.Sprintf("a significant change of %+.1f%%, but its interval reaches past the ±%.0f%% threshold", 100*(c.Ratio-1), 100*t)
+	}
+}
+
+func allTooFew(cs []Comparison, idx []int) bool {
+	for _, i := range idx {
+		if !strings.HasPrefix(cs[i].Note, "too few samples") {
+			return false
+		}
+	}
+	return true
+}
+
+func adjust(p []float64, c Correction) []float64 {
+	switch c {
+	case BenjaminiHochberg:
+		return stats.BenjaminiHochberg(p)
+	case NoCorrection:
+		return slices.Clone(p)
+	}
+	return stats.Holm(p)
+}
+
+func scale(v []float64, f float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = x * f
+	}
+	return out
+}
+
+func geoMean(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += math.Log(x)
+	}
+	return math.Exp(s / float64(len(v)))
+}
+
+// Sort orders comparisons for reports: regressions first, then
+// improvements, inconclusive and unchanged; within a verdict by the size of
+// the change, largest first.
+func Sort(cs []Comparison) {
+	rank := map[Verdict]int{}
+	for i, v := range Verdicts {
+		rank[v] = i
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if rank[cs[i].Verdict] != rank[cs[j].Verdict] {
+			return rank[cs[i].Verdict] < rank[cs[j].Verdict]
+		}
+		return math.Abs(math.Log(cs[i].Ratio)) > math.Abs(math.Log(cs[j].Ratio))
+	})
+}
