@@ -1,0 +1,259 @@
+package plot
+
+import (
+	"math"
+	"slices"
+
+	"github.com/wirebench/wirebench/internal/bench"
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// renderScaling draws scaling.png: ns/op against array length for the
+// numeric-array datasets, one panel per operation, or returns nil when the
+// run has fewer than two such datasets with timings.
+func renderScaling(t *table) ([]byte, error) {
+	var datasets []string
+	for _, d := range t.datasets {
+		if t.elements[d] > 0 {
+			datasets = append(datasets, d)
+		}
+	}
+	slices.SortStableFunc(datasets, func(a, b string) int { return t.elements[a] - t.elements[b] })
+
+	type point struct {
+		x float64
+		s summary
+	}
+	get := func(c *cell, op string) *summary {
+		if op == bench.OpSerialize {
+			return c.ser
+		}
+		return c.deser
+	}
+	// points[op][codec] are a codec's timings in order of size.
+	points := map[string]map[string][]point{}
+	var ops []string
+	sizes := map[float64]bool{}
+	ylo, yhi := math.Inf(1), math.Inf(-1)
+	perLo, perHi := math.Inf(1), math.Inf(-1) // ns per element
+	for _, op := range []string{bench.OpSerialize, bench.OpDeserialize} {
+		byCodec := map[string][]point{}
+		opSizes := map[float64]bool{}
+		for _, codec := range t.codecs {
+			for _, d := range datasets {
+				c := t.cell(codec, d)
+				if c == nil || get(c, op) == nil {
+					continue
+				}
+				s := *get(c, op)
+				x := float64(t.elements[d])
+				byCodec[codec] = append(byCodec[codec], point{x, s})
+				opSizes[x] = true
+			}
+		}
+		if len(opSizes) < 2 {
+			continue // one size shows no growth
+		}
+		ops = append(ops, op)
+		points[op] = byCodec
+		for x := range opSizes {
+			sizes[x] = true
+		}
+		for _, pts := range byCodec {
+			for _, p := range pts {
+				ylo, yhi = min(ylo, p.s.q1), max(yhi, p.s.q3)
+				perLo, perHi = min(perLo, p.s.median/p.x), max(perHi, p.s.median/p.x)
+			}
+		}
+	}
+	if len(ops) == 0 {
+		return nil, nil
+	}
+	xlo, xhi := math.Inf(1), math.Inf(-1)
+	for x := range sizes {
+		xlo, xhi = min(xlo, x), max(xhi, x)
+	}
+	xmin, xmax := logBounds(xlo, xhi, 1.6, 2)
+	ymin, ymax := logBounds(ylo, yhi, 1.3, 10)
+
+	f := figure{
+		title:    "How cost grows with payload size (numeric arrays)",
+		subtitle: joinNonEmpty("median of "+t.samplesText()+", log-log", t.caption),
+		legend:   newLegend(),
+		legendNote: []string{
+			"whisker: 25th–75th",
+			"percentile of samples",
+			"",
+			"dashes: constant time",
+			"per element (slope 1);",
+			"parallel to them is",
+			"linear growth",
+		},
+	}
+	inLegend := map[string]bool{}
+	for _, op := range ops {
+		p := newPlot()
+		p.Title.Text = op
+		p.Title.TextStyle = textStyle(12, true, textColor)
+		p.Title.TextStyle.XAlign, p.Title.TextStyle.YAlign = draw.XCenter, draw.YTop
+		p.Title.Padding = vg.Points(6)
+		p.X.Scale, p.Y.Scale = gplot.LogScale{}, gplot.LogScale{}
+		p.X.Tick.Marker, p.Y.Tick.Marker = countTicks, timeTicks
+		grid := plotter.NewGrid()
+		grid.Horizontal.Color, grid.Vertical.Color = gridColor, gridColor
+		// Guides only across the band the data spans, so they help read
+		// it without crowding the panel.
+		gd := &guides{lo: math.Floor(math.Log10(perLo)), hi: math.Ceil(math.Log10(perHi))}
+		p.Add(grid, gd)
+		for _, codec := range t.codecs {
+			pts := points[op][codec]
+			if len(pts) == 0 {
+				continue
+			}
+			xys := make(plotter.XYs, len(pts))
+			errs := make(plotter.YErrors, len(pts))
+			for i, pt := range pts {
+				xys[i] = plotter.XY{X: pt.x, Y: pt.s.median}
+				errs[i].Low, errs[i].High = pt.s.median-pt.s.q1, pt.s.q3-pt.s.median
+			}
+			clr := codecColor(t.codecs, codec)
+			line, scatter, err := plotter.NewLinePoints(xys)
+			if err != nil {
+				return nil, err
+			}
+			line.LineStyle = draw.LineStyle{Color: clr, Width: vg.Points(1.5)}
+			scatter.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: vg.Points(3.5), Shape: codecGlyph(t.codecs, codec)}
+			bars, err := plotter.NewYErrorBars(struct {
+				plotter.XYs
+				plotter.YErrors
+			}{xys, errs})
+			if err != nil {
+				return nil, err
+			}
+			bars.LineStyle = draw.LineStyle{Color: clr, Width: vg.Points(1)}
+			bars.CapWidth = vg.Points(4)
+			p.Add(line, bars, scatter)
+			gd.avoid = append(gd.avoid, xys)
+			for i, xy := range xys {
+				gd.avoid = append(gd.avoid, plotter.XYs{{X: xy.X, Y: pts[i].s.q1}, {X: xy.X, Y: pts[i].s.q3}})
+			}
+			if !inLegend[codec] {
+				inLegend[codec] = true
+				f.legend.Add(codec, line, scatter)
+			}
+		}
+		// Fixed, shared ranges, so the panels compare at a glance.
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, ymin, ymax
+		f.panels = append(f.panels, panel{plot: p, xLabel: "payload elements (doubles, k = 1024)", yLabel: "time per operation"})
+	}
+	return f.render()
+}
+
+// guides draws dashed slope-1 lines of constant time per element (10^lo,
+// …, 10^hi ns per element) across a log-log panel, each labelled along its
+// length: a codec whose cost is linear in the payload runs parallel to
+// them, and where it crosses them reads as its cost per element.
+//
+// Data lines run parallel to the guides, so no fixed label position stays
+// clear of them: each label goes to the first place, from the upper end
+// down and on either side of its guide, where it covers none of the
+// polylines in avoid (the panel's data lines and whiskers); a guide with no
+// such place stays unlabelled.
+type guides struct {
+	lo, hi float64
+	avoid  []plotter.XYs
+}
+
+// Plot implements gplot.Plotter.
+func (g *guides) Plot(c draw.Canvas, p *gplot.Plot) {
+	trX, trY := p.Transforms(&c)
+	xmin, xmax, ymin, ymax := p.X.Min, p.X.Max, p.Y.Min, p.Y.Max
+	ls := draw.LineStyle{Color: guideColor, Width: vg.Points(0.75), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
+
+	// Points along the data, every 2 points of length, to keep labels off.
+	var obstacles []vg.Point
+	for _, xys := range g.avoid {
+		for i := range xys {
+			a := vg.Point{X: trX(xys[i].X), Y: trY(xys[i].Y)}
+			obstacles = append(obstacles, a)
+			if i == 0 {
+				continue
+			}
+			b := vg.Point{X: trX(xys[i-1].X), Y: trY(xys[i-1].Y)}
+			n := int(math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y)) / 2)
+			for j := 1; j < n; j++ {
+				f := vg.Length(float64(j) / float64(n))
+				obstacles = append(obstacles, vg.Point{X: a.X + f*(b.X-a.X), Y: a.Y + f*(b.Y-a.Y)})
+			}
+		}
+	}
+
+	for e := g.lo; e <= g.hi; e++ {
+		k := math.Pow(10, e) // ns per element
+		xa, xb := max(xmin, ymin/k), min(xmax, ymax/k)
+		if xb <= xa*1.0001 {
+			continue
+		}
+		a := vg.Point{X: trX(xa), Y: trY(k * xa)}
+		b := vg.Point{X: trX(xb), Y: trY(k * xb)}
+		c.StrokeLines(ls, c.ClipLinesXY([]vg.Point{a, b})...)
+		g.label(c, a, b, formatTime(k)+"/element", obstacles)
+	}
+}
+
+// label writes text along the segment a–b (a the lower end) at the first
+// clear place, if any.
+func (g *guides) label(c draw.Canvas, a, b vg.Point, text string, obstacles []vg.Point) {
+	const (
+		gap  = 1.5 // points between the guide and its label
+		pad  = 3.0 // points kept clear around the label
+		step = 4.0 // points between candidate places
+	)
+	sty := textStyle(8.5, false, guideColor)
+	w := float64(sty.Width(text))
+	h := float64(sty.FontExtents().Ascent)
+	dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
+	length := math.Hypot(dx, dy)
+	ux, uy := dx/length, dy/length // along the guide
+	nx, ny := -uy, ux              // its left normal: above a rising line
+	at := func(along, across float64) vg.Point {
+		return vg.Point{X: b.X + vg.Length(ux*along+nx*across), Y: b.Y + vg.Length(uy*along+ny*across)}
+	}
+	for end := -6.0; -end+w <= length-6; end -= step {
+		for _, above := range []bool{true, false} {
+			// The label spans along ∈ [end-w, end], across ∈ [v0, v0+h].
+			v0 := gap
+			if !above {
+				v0 = -gap - h
+			}
+			clear := true
+			for _, corner := range [][2]float64{{end - w, v0}, {end, v0}, {end - w, v0 + h}, {end, v0 + h}} {
+				if !c.Contains(at(corner[0], corner[1])) {
+					clear = false
+				}
+			}
+			for _, o := range obstacles {
+				if !clear {
+					break
+				}
+				rx, ry := float64(o.X-b.X), float64(o.Y-b.Y)
+				u, v := rx*ux+ry*uy, rx*nx+ry*ny
+				if u >= end-w-pad && u <= end+pad && v >= v0-pad && v <= v0+h+pad {
+					clear = false
+				}
+			}
+			if !clear {
+				continue
+			}
+			s := sty
+			s.XAlign, s.YAlign = draw.XRight, draw.YBottom
+			s.Rotation = math.Atan2(dy, dx)
+			// Baseline at across = v0 (descenders may touch the gap).
+			c.FillText(s, at(end, v0), text)
+			return
+		}
+	}
+}
