@@ -16,6 +16,11 @@ package main
 
 import (
 	"context"
+
+	// TLS roots for the API when the image has no system certificates
+	// (the container is FROM scratch).
+	_ "golang.org/x/crypto/x509roots/fallback"
+
 	"errors"
 	"fmt"
 	"io"
@@ -59,11 +64,21 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	switch cmd {
 	case "run":
 		err = cmdRun(ctx, e, args)
+	case "compare":
+		err = cmdCompare(ctx, e, args)
+	case "check":
+		err = cmdCheck(ctx, e, args)
+	case "update":
+		err = cmdUpdate(ctx, e, args)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	case "":
-		err = cmdDefault(ctx, e)
+		if getenv("GITHUB_ACTIONS") == "true" {
+			err = cmdAction(ctx, e)
+		} else {
+			err = cmdDefault(ctx, e)
+		}
 	default:
 		err = badInputf("unknown command %q: want run, compare, check or update (see `action help`)", cmd)
 	}

@@ -5,10 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/plot"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 )
@@ -72,6 +75,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	var c runConfig
 	c.register(fs)
 	fs.StringVar(&c.Format, "format", "table", "output on stdout: table, bench (Go benchmark format, for benchstat) or json")
+	plots := fs.String("plots", "", "also draw the results as PNG charts into this directory")
 	if err := fs.Parse(args); err != nil {
 		return badInput{err}
 	}
@@ -96,6 +100,13 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		}
 		fmt.Fprintf(e.stderr, "wirebench: results written to %s\n", c.Out)
 	}
+	if *plots != "" {
+		files, err := plot.Write(*plots, res)
+		if err != nil {
+			return fmt.Errorf("draw plots: %w", err)
+		}
+		fmt.Fprintf(e.stderr, "wirebench: %d plots written to %s\n", len(files), *plots)
+	}
 	return writeResults(e.stdout, res, c.Format)
 }
 
@@ -110,7 +121,13 @@ func writeResults(w io.Writer, res *results.Results, format string) error {
 }
 
 // cmdDefault is what `action` with no arguments does outside GitHub
-// Actions: for now, run the suite and print the table.
+// Actions: the main job on the embedded suite — check against the
+// baseline when the repository has one, otherwise a plain run.
 func cmdDefault(ctx context.Context, e *env) error {
-	return cmdRun(ctx, e, nil)
+	if _, err := os.Stat(baseline.DefaultPath); err == nil {
+		fmt.Fprintf(e.stderr, "wirebench: checking against %s (run `action run` to only measure)\n", baseline.DefaultPath)
+		return cmdCheck(ctx, e, nil)
+	}
+	fmt.Fprintf(e.stderr, "wirebench: no %s: measuring only (`action update` creates a baseline)\n", baseline.DefaultPath)
+	return cmdRun(ctx, e, []string{"--out", defaultResultFile})
 }

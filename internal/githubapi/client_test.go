@@ -331,3 +331,26 @@ func TestUpdateFileForkToken(t *testing.T) {
 		t.Fatalf("err = %v, want ErrForbidden naming contents: write", err)
 	}
 }
+
+func TestUpdateCommentOnlyWhenPresent(t *testing.T) {
+	c, srv, _ := setup(t)
+	ctx := context.Background()
+	got, err := c.UpdateComment(ctx, "o", "r", 7, "<!-- m -->", "nothing changed")
+	if err != nil || got.ID != 0 {
+		t.Fatalf("UpdateComment without a comment: %+v, %v; want no comment and no error", got, err)
+	}
+	if n := len(srv.Comments("o", "r", 7)); n != 0 {
+		t.Fatalf("%d comments created, want 0", n)
+	}
+	if _, err := c.UpsertComment(ctx, "o", "r", 7, "<!-- m -->", "regression!"); err != nil {
+		t.Fatal(err)
+	}
+	got, err = c.UpdateComment(ctx, "o", "r", 7, "<!-- m -->", "all clear")
+	if err != nil || got.ID == 0 {
+		t.Fatalf("UpdateComment with a comment: %+v, %v", got, err)
+	}
+	cs := srv.Comments("o", "r", 7)
+	if len(cs) != 1 || !strings.Contains(cs[0].Body, "all clear") {
+		t.Errorf("comments %+v, want one saying all clear", cs)
+	}
+}

@@ -28,6 +28,18 @@ type Comment struct {
 // A 403 (read-only token, as on pull requests from forks) is ErrForbidden;
 // a body over GitHub's 65,536-character limit is ErrTooLarge.
 func (c *Client) UpsertComment(ctx context.Context, owner, repo string, number int, marker, body string) (Comment, error) {
+	return c.upsert(ctx, owner, repo, number, marker, body, true)
+}
+
+// UpdateComment edits the sticky comment like UpsertComment when it exists
+// and does nothing when it does not (Comment.ID is then 0). It serves the
+// "comment only on change" policy: a run with nothing to say does not open
+// a new comment, but does refresh an old one that reported a regression.
+func (c *Client) UpdateComment(ctx context.Context, owner, repo string, number int, marker, body string) (Comment, error) {
+	return c.upsert(ctx, owner, repo, number, marker, body, false)
+}
+
+func (c *Client) upsert(ctx context.Context, owner, repo string, number int, marker, body string, create bool) (Comment, error) {
 	if strings.TrimSpace(marker) == "" {
 		return Comment{}, errors.New("upsert comment: empty marker would match every comment")
 	}
@@ -54,6 +66,9 @@ func (c *Client) UpsertComment(ctx context.Context, owner, repo string, number i
 		if !isNotFound(err) { // deleted since we listed it: post a new one
 			return Comment{}, c.fail(ctx, fmt.Sprintf("update comment %d on %s", existing.GetID(), where), scopeComments, err)
 		}
+	}
+	if !create {
+		return Comment{}, nil
 	}
 	ic, _, err := c.gh.Issues.CreateComment(ctx, owner, repo, number, req)
 	if err != nil {

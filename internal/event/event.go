@@ -1,0 +1,133 @@
+// Package event reads what triggered a GitHub Actions run: the event name
+// and the parts of the event payload wirebench acts on (the pull request,
+// its base and head, whether it comes from a fork, the default branch).
+//
+// For pull_request events GITHUB_SHA is the test merge commit, not the
+// head of the pull request; the head and base SHAs come from the payload.
+package event
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Event is the trigger of a run.
+type Event struct {
+	// Name is GITHUB_EVENT_NAME: pull_request, push, workflow_dispatch, ...
+	Name string
+	// Owner and Repo name the repository the workflow runs in.
+	Owner, Repo string
+	// DefaultBranch is the repository's default branch.
+	DefaultBranch string
+	// Ref is the pushed ref for push events (refs/heads/main).
+	Ref string
+	// SHA is the commit measured: the head for pull requests, the pushed
+	// commit otherwise.
+	SHA string
+	// PR is set for pull_request and pull_request_target events.
+	PR *PullRequest
+}
+
+// PullRequest describes the pull request of a pull_request event.
+type PullRequest struct {
+	Number   int
+	HeadSHA  string
+	HeadRef  string
+	HeadRepo string // owner/name of the head repository
+	BaseSHA  string
+	BaseRef  string
+	// Fork is set when the head repository is not the base repository:
+	// the token is then read-only and secrets are not available.
+	Fork bool
+}
+
+// IsPullRequest reports whether the run was triggered by a pull request.
+func (e *Event) IsPullRequest() bool { return e.PR != nil }
+
+// IsPushToDefault reports whether the run is a push to the default branch.
+func (e *Event) IsPushToDefault() bool {
+	return e.Name == "push" && e.DefaultBranch != "" && e.Ref == "refs/heads/"+e.DefaultBranch
+}
+
+type payload struct {
+	Number      int    `json:"number"`
+	Ref         string `json:"ref"`
+	After       string `json:"after"`
+	PullRequest *struct {
+		Number int `json:"number"`
+		Head   struct {
+			SHA  string `json:"sha"`
+			Ref  string `json:"ref"`
+			Repo *struct {
+				FullName string `json:"full_name"`
+				Fork     bool   `json:"fork"`
+			} `json:"repo"`
+		} `json:"head"`
+		Base struct {
+			SHA  string `json:"sha"`
+			Ref  string `json:"ref"`
+			Repo struct {
+				FullName string `json:"full_name"`
+			} `json:"repo"`
+		} `json:"base"`
+	} `json:"pull_request"`
+	Repository struct {
+		FullName      string `json:"full_name"`
+		DefaultBranch string `json:"default_branch"`
+	} `json:"repository"`
+}
+
+// Read builds the Event from the runner's environment: GITHUB_EVENT_NAME,
+// GITHUB_EVENT_PATH (the payload), GITHUB_REPOSITORY, GITHUB_REF and
+// GITHUB_SHA.
+func Read(getenv func(string) string) (*Event, error) {
+	e := &Event{Name: getenv("GITHUB_EVENT_NAME"), Ref: getenv("GITHUB_REF"), SHA: getenv("GITHUB_SHA")}
+	if repo := getenv("GITHUB_REPOSITORY"); repo != "" {
+		owner, name, ok := strings.Cut(repo, "/")
+		if !ok {
+			return nil, fmt.Errorf("GITHUB_REPOSITORY %q is not owner/name", repo)
+		}
+		e.Owner, e.Repo = owner, name
+	}
+	path := getenv("GITHUB_EVENT_PATH")
+	if path == "" {
+		return e, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read the event payload (GITHUB_EVENT_PATH): %w", err)
+	}
+	var p payload
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, fmt.Errorf("event payload %s is not valid JSON: %w", path, err)
+	}
+	e.DefaultBranch = p.Repository.DefaultBranch
+	if e.Owner == "" && p.Repository.FullName != "" {
+		e.Owner, e.Repo, _ = strings.Cut(p.Repository.FullName, "/")
+	}
+	if p.Ref != "" {
+		e.Ref = p.Ref
+	}
+	if p.After != "" && e.Name == "push" {
+		e.SHA = p.After
+	}
+	if pr := p.PullRequest; pr != nil && strings.HasPrefix(e.Name, "pull_request") {
+		number := pr.Number
+		if number == 0 {
+			number = p.Number
+		}
+		e.PR = &PullRequest{Number: number, HeadSHA: pr.Head.SHA, HeadRef: pr.Head.Ref, BaseSHA: pr.Base.SHA, BaseRef: pr.Base.Ref}
+		if r := pr.Head.Repo; r != nil {
+			e.PR.HeadRepo = r.FullName
+			e.PR.Fork = r.Fork || (r.FullName != "" && pr.Base.Repo.FullName != "" && r.FullName != pr.Base.Repo.FullName)
+		} else {
+			e.PR.Fork = true // the head repository was deleted: treat as untrusted
+		}
+		if e.PR.HeadSHA != "" {
+			e.SHA = e.PR.HeadSHA
+		}
+	}
+	return e, nil
+}

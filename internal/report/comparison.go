@@ -1,0 +1,461 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// foldRows and foldRowsSmall are how many rows of a table stay in sight
+// before the rest are collapsed: enough for any ordinary pull request,
+// few enough that a sweeping change does not bury the rest of the report.
+const (
+	foldRows      = 20
+	foldRowsSmall = 10
+)
+
+// comparisonDocument lays out the report of a comparison.
+func comparisonDocument(in Input) *document {
+	r := in.Result
+	cs := slices.Clone(r.Comparisons)
+	compare.Sort(cs)
+
+	d := &document{shortened: shortenedNotice(in.Details)}
+	d.add(headline(r, in.FailOn) + "\n\n")
+	d.add(summaryText(in) + "\n\n")
+	d.add(notesText(in.Notes))
+	d.addNotice()
+	if len(r.Missing) > 0 {
+		d.add(fmt.Sprintf("> ⚠️ %s of the baseline did not run this time, so %s not compared (listed below).\n\n",
+			plural(len(r.Missing), "benchmark", "benchmarks"), pick(len(r.Missing) == 1, "it was", "they were")))
+	}
+
+	var noisy, exact []compare.Comparison
+	for _, c := range cs {
+		if c.Kind == compare.Exact {
+			exact = append(exact, c)
+		} else {
+			noisy = append(noisy, c)
+		}
+	}
+	timingSection(d, r, noisy, in.Details)
+	exactSection(d, exact, in.Details)
+	environmentSection(d, r)
+	if ch := changeChart(cs); ch != "" {
+		d.add("#### Largest timing changes\n\nThe size of each change in percent, its direction in the label (+ slower, - faster); " +
+			"red: regression, green: improvement, grey: neither (inconclusive or within the threshold).\n\n" + ch + "\n")
+	}
+	trendSection(d, r, in.History, in.Candidate)
+	allSection(d, r, in.Details)
+	listSection(d, r, in.Details)
+	d.add(detailsOpen("Full environment") + envTable(r.BaselineEnv, r.CandidateEnv, fullFields, true) + detailsClose)
+	d.add(footer(in.Details))
+	return d
+}
+
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
+}
+
+// headline is the report's first line: the verdict, then the counts.
+func headline(r *compare.Result, failOn compare.FailOn) string {
+	reg := r.Count(compare.Regression)
+	var mark string
+	var parts []string
+	switch {
+	case reg > 0 && r.Failed(failOn):
+		mark = "❌"
+		parts = append(parts, plural(reg, "regression", "regressions"))
+	case reg > 0:
+		mark = "⚠️"
+		parts = append(parts, plural(reg, "regression", "regressions")+" (not failing: fail-on "+escapeInline(string(failOn))+")")
+	default:
+		mark = "✅"
+		parts = append(parts, "No regressions")
+	}
+	if n := r.Count(compare.Improvement); n > 0 {
+		parts = append(parts, plural(n, "improvement", "improvements"))
+	}
+	if n := r.Count(compare.Unchanged); n > 0 {
+		parts = append(parts, count(n)+" unchanged")
+	}
+	if n := r.Count(compare.Inconclusive); n > 0 {
+		parts = append(parts, count(n)+" inconclusive")
+	}
+	if n := len(r.Missing); n > 0 {
+		parts = append(parts, count(n)+" missing")
+	}
+	return "### " + mark + " " + strings.Join(parts, " · ")
+}
+
+// benchmarkCount is the number of distinct benchmarks compared.
+func benchmarkCount(cs []compare.Comparison) int {
+	seen := map[string]bool{}
+	for _, c := range cs {
+		seen[c.Name] = true
+	}
+	return len(seen)
+}
+
+// revision describes a commit and ref: "`abc1234`, `main`".
+func revision(e results.Env) string {
+	var parts []string
+	if c := code(shortSHA(e.Commit)); c != "" {
+		parts = append(parts, c)
+	}
+	if c := code(e.Ref); c != "" {
+		parts = append(parts, c)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// summaryText is the sentence under the headline: what was compared with
+// what, and by which rules.
+func summaryText(in Input) string {
+	r := in.Result
+	o := r.Options
+	var b strings.Builder
+	if in.Title != "" {
+		b.WriteString("**" + escapeInline(in.Title) + "** — ")
+	}
+	b.WriteString(pick(in.Title == "", "This run", "this run") + revision(r.CandidateEnv) + " against the baseline" + revision(r.BaselineEnv))
+	if in.BaselineSource != "" {
+		b.WriteString(" from " + escapeInline(in.BaselineSource))
+	}
+	fmt.Fprintf(&b, ": %s, %s (one per benchmark and metric). ",
+		plural(benchmarkCount(r.Comparisons), "benchmark", "benchmarks"), plural(len(r.Comparisons), "comparison", "comparisons"))
+	fmt.Fprintf(&b, "A timing counts as changed when the Mann–Whitney U test is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s%%. ",
+		correctionText(o.Correction), o.Alpha, pctPlain(o.Threshold), trimFloat(100*o.Confidence))
+	fmt.Fprintf(&b, "Encoded size and deterministic allocations are compared exactly: %s of the size and %s of allocations is a regression.",
+		growth(o.SizeThreshold), growth(o.AllocThreshold))
+	return b.String()
+}
+
+func correctionText(c compare.Correction) string {
+	switch c {
+	case compare.Holm:
+		return "Holm–Bonferroni-adjusted"
+	case compare.BenjaminiHochberg:
+		return "Benjamini–Hochberg-adjusted"
+	}
+	return "unadjusted"
+}
+
+func growth(threshold float64) string {
+	if threshold <= 0 {
+		return "any growth"
+	}
+	return "growth beyond +" + pctPlain(threshold)
+}
+
+// pctPlain formats a fraction as an unsigned percentage: 0.05 -> "5%".
+func pctPlain(x float64) string { return trimFloat(100*x) + "%" }
+
+func trimFloat(x float64) string {
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", x), "0"), ".")
+}
+
+// timingSection is "What changed": significant changes of noisy metrics,
+// then the inconclusive ones with what the run could have seen.
+func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, details string) {
+	d.add("#### What changed\n\n")
+	if len(noisy) == 0 {
+		d.add("No timings were compared.\n\n")
+		return
+	}
+	var changed, unsure []compare.Comparison
+	normalized := false
+	for _, c := range noisy {
+		switch c.Verdict {
+		case compare.Regression, compare.Improvement:
+			changed = append(changed, c)
+			normalized = normalized || c.Normalized
+		case compare.Inconclusive:
+			unsure = append(unsure, c)
+		}
+	}
+	if len(changed) == 0 {
+		d.add(fmt.Sprintf("No timing changed significantly beyond ±%s.%s\n\n", pctPlain(r.Options.Threshold), largestChange(noisy)))
+	} else {
+		t := &table{
+			head: fmt.Sprintf("| Benchmark | Metric | Baseline | Candidate | Change [%s%% CI] | p (adj.) | Verdict |\n|:--|:--|--:|--:|--:|--:|:--|\n", trimFloat(100*r.Options.Confidence)),
+			more: moreRows(details),
+			tail: "\n",
+			fold: foldRows, foldSummary: func(n int) string { return plural(n, "more timing change", "more timing changes") },
+		}
+		for _, c := range changed {
+			t.rows = append(t.rows, row{
+				text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
+					FormatValue(c.Baseline.Median, c.Unit), FormatValue(c.Candidate.Median, c.Unit),
+					change(c), pValue(c), verdictLabel(c.Verdict)),
+				tier: verdictTier(c.Verdict), mag: magnitude(c),
+			})
+		}
+		d.addTable(t)
+		if normalized && r.Shift != nil {
+			d.add(fmt.Sprintf("<sub>Changes are relative to the machine's speed shift of %s (see Environment); baseline and candidate are the medians as measured.</sub>\n\n", factor(r.Shift.Estimate)))
+		}
+	}
+	if len(unsure) == 0 {
+		return
+	}
+	d.add(fmt.Sprintf("**%s** — neither a change beyond ±%s nor clearly within it. "+
+		"*Could detect* is the smallest change this comparison would flag with %s%% probability; "+
+		"*Samples to resolve* is how many samples a side would tell a ±%s change apart.\n\n",
+		count(len(unsure))+" inconclusive", pctPlain(r.Options.Threshold), trimFloat(100*r.Options.Power), pctPlain(r.Options.Threshold)))
+	t := &table{
+		head: "| Benchmark | Metric | Change [CI] | p (adj.) | Could detect | Samples to resolve | Why |\n|:--|:--|--:|--:|--:|--:|:--|\n",
+		more: moreRows(details),
+		tail: "\n",
+		fold: foldRowsSmall, foldSummary: func(n int) string { return count(n) + " more inconclusive" },
+	}
+	for _, c := range unsure {
+		t.rows = append(t.rows, row{
+			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit), change(c), pValue(c),
+				mdeText(c.MDE), samplesText(c), escapeCell(c.Note)),
+			tier: tierInconclusive, mag: magnitude(c),
+		})
+	}
+	d.addTable(t)
+}
+
+// largestChange names the largest measured change of a timing, so that
+// "nothing changed" comes with how close it came.
+func largestChange(noisy []compare.Comparison) string {
+	var top *compare.Comparison
+	for i, c := range noisy {
+		if c.Unit == results.UnitNsPerOp && !math.IsNaN(c.Ratio) && !math.IsInf(c.Ratio, 0) && (top == nil || magnitude(c) > magnitude(*top)) {
+			top = &noisy[i]
+		}
+	}
+	if top == nil {
+		return ""
+	}
+	return fmt.Sprintf(" The largest change of a timing was %s (%s, %s).", pct(top.Ratio-1), cellName(top.Name), verdictLabel(top.Verdict))
+}
+
+func verdictTier(v compare.Verdict) int {
+	switch v {
+	case compare.Regression:
+		return tierRegression
+	case compare.Improvement:
+		return tierImprovement
+	}
+	return tierInconclusive
+}
+
+// mdeText formats a minimum detectable effect.
+func mdeText(mde float64) string {
+	switch {
+	case math.IsInf(mde, 1):
+		return "cannot reach the significance level with this many samples"
+	case math.IsNaN(mde):
+		return "–"
+	}
+	return "±" + strings.TrimPrefix(pct(mde), "+")
+}
+
+func samplesText(c compare.Comparison) string {
+	if c.SamplesNeeded <= 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%s (now %d+%d)", count(c.SamplesNeeded), c.Baseline.N, c.Candidate.N)
+}
+
+// exactSection lists the exact metrics that changed and how many did not.
+func exactSection(d *document, exact []compare.Comparison, details string) {
+	d.add("#### Size and allocations (exact)\n\n")
+	if len(exact) == 0 {
+		d.add("No exact metrics were compared.\n\n")
+		return
+	}
+	d.add("Encoded size (B/msg), and allocations (allocs/op, B/op) where every sample agreed, are deterministic for a given code and input: " +
+		"any difference is real, and machine noise can neither cause nor hide one. Allocations that varied between samples are tested like timings, above.\n\n")
+	t := &table{
+		head: "| Benchmark | Metric | Baseline | Candidate | Change | Verdict |\n|:--|:--|--:|--:|--:|:--|\n",
+		more: moreRows(details),
+		tail: "\n",
+		fold: foldRows, foldSummary: func(n int) string { return plural(n, "more change", "more changes") + " of size and allocations" },
+	}
+	same := 0
+	for _, c := range exact {
+		if c.Baseline.Median == c.Candidate.Median {
+			same++
+			continue
+		}
+		tier := verdictTier(c.Verdict)
+		if c.Verdict == compare.Unchanged {
+			tier = tierExactWithin
+		}
+		label := verdictLabel(c.Verdict)
+		if c.Verdict == compare.Unchanged {
+			label = "within threshold"
+		}
+		t.rows = append(t.rows, row{
+			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
+				FormatValue(c.Baseline.Median, c.Unit), FormatValue(c.Candidate.Median, c.Unit), exactChange(c), label),
+			tier: tier, mag: magnitude(c),
+		})
+	}
+	if len(t.rows) > 0 {
+		d.addTable(t)
+	}
+	switch {
+	case same == len(exact):
+		d.add(fmt.Sprintf("All %s identical.\n\n", plural(same, "exact comparison is", "exact comparisons are")))
+	case same == 0:
+		d.add(fmt.Sprintf("None of the %s identical.\n\n", plural(len(exact), "exact comparison is", "exact comparisons is")))
+	default:
+		d.add(fmt.Sprintf("%s of %s exact comparisons are identical.\n\n", count(same), count(len(exact))))
+	}
+}
+
+// exactChange formats the change of an exact metric with its difference
+// in the metric's unit: "+5.2% (+12 B)".
+func exactChange(c compare.Comparison) string {
+	diff := c.Candidate.Median - c.Baseline.Median
+	sign := "+"
+	if diff < 0 {
+		sign, diff = "-", -diff
+	}
+	return change(c) + " (" + sign + FormatValue(diff, c.Unit) + ")"
+}
+
+// environmentSection shows the two environments and what was done about
+// their difference.
+func environmentSection(d *document, r *compare.Result) {
+	var b strings.Builder
+	b.WriteString("#### Environment\n\n")
+	b.WriteString(envTable(r.BaselineEnv, r.CandidateEnv, keyFields, false))
+	b.WriteString("\n" + shiftSentence(r.Shift, false))
+	if s := otherSentence(r.OtherDiffers, false); s != "" {
+		b.WriteString(" " + s)
+	}
+	b.WriteString("\n\n")
+	d.add(b.String())
+}
+
+// unitOrder is the column order of the full table.
+var unitOrder = []string{results.UnitNsPerOp, results.UnitBytesPerOp, results.UnitAllocsPerOp, results.UnitBytesPerMsg}
+
+// maxUnitColumns bounds the full table's columns; a go test file could
+// report any number of custom metrics.
+const maxUnitColumns = 8
+
+// allSection is the collapsed table of every comparison: one row per
+// benchmark, one column per metric, each cell the change and its verdict.
+func allSection(d *document, r *compare.Result, details string) {
+	var names []string
+	byName := map[string]map[string]compare.Comparison{}
+	unitSeen := map[string]bool{}
+	var extra []string
+	for _, c := range r.Comparisons {
+		if byName[c.Name] == nil {
+			byName[c.Name] = map[string]compare.Comparison{}
+			names = append(names, c.Name)
+		}
+		byName[c.Name][c.Unit] = c
+		if !unitSeen[c.Unit] {
+			unitSeen[c.Unit] = true
+			if !slices.Contains(unitOrder, c.Unit) {
+				extra = append(extra, c.Unit)
+			}
+		}
+	}
+	var units []string
+	for _, u := range append(slices.Clone(unitOrder), extra...) {
+		if unitSeen[u] && len(units) < maxUnitColumns {
+			units = append(units, u)
+		}
+	}
+	var head strings.Builder
+	head.WriteString("| Benchmark |")
+	for _, u := range units {
+		head.WriteString(" " + escapeCell(u) + " |")
+	}
+	head.WriteString("\n|:--|" + strings.Repeat("--:|", len(units)) + "\n")
+	t := &table{head: head.String(), more: moreRows(details)}
+	for _, n := range names {
+		var b strings.Builder
+		b.WriteString("| " + cellName(n) + " |")
+		tier, mag := tierAllSame, 0.0
+		for _, u := range units {
+			c, ok := byName[n][u]
+			if !ok {
+				b.WriteString(" |")
+				continue
+			}
+			b.WriteString(" " + compactChange(c) + " |")
+			if c.Verdict != compare.Unchanged {
+				tier = tierAllChanged
+			}
+			mag = max(mag, magnitude(c))
+		}
+		b.WriteString("\n")
+		t.rows = append(t.rows, row{text: b.String(), tier: tier, mag: mag})
+	}
+	legend := "Each cell is the change of the median (timings relative to the machine's speed shift when it was applied): " +
+		"= identical (exact), ❌ regression, ✅ improvement, ❔ inconclusive, no mark: unchanged."
+	if len(units) < len(unitSeen) {
+		legend += fmt.Sprintf(" Only the first %d metrics are shown.", maxUnitColumns)
+	}
+	d.add(detailsOpen(fmt.Sprintf("All %s of %s", plural(len(r.Comparisons), "comparison", "comparisons"), plural(len(names), "benchmark", "benchmarks"))) + legend + "\n\n")
+	d.addTable(t)
+	d.add(detailsClose)
+}
+
+// compactChange is one cell of the full table.
+func compactChange(c compare.Comparison) string {
+	if c.Kind == compare.Exact && c.Baseline.Median == c.Candidate.Median {
+		return "="
+	}
+	s := pct(c.Ratio - 1)
+	if math.IsInf(c.Ratio, 1) {
+		s = "from 0"
+	}
+	if m := verdictMark(c.Verdict); m != "" {
+		s = m + " " + s
+	}
+	return s
+}
+
+// listSection is the collapsed list of benchmarks that could not be
+// compared: missing from this run, new in it, or without a common metric.
+func listSection(d *document, r *compare.Result, details string) {
+	n := len(r.Missing) + len(r.New) + len(r.UnitMismatch)
+	if n == 0 {
+		return
+	}
+	var sum []string
+	if k := len(r.Missing); k > 0 {
+		sum = append(sum, count(k)+" missing")
+	}
+	if k := len(r.New); k > 0 {
+		sum = append(sum, count(k)+" new")
+	}
+	if k := len(r.UnitMismatch); k > 0 {
+		sum = append(sum, count(k)+" without a common metric")
+	}
+	t := &table{head: "| Benchmark | Status |\n|:--|:--|\n", more: moreRows(details)}
+	add := func(names []string, status string) {
+		for _, name := range names {
+			t.rows = append(t.rows, row{text: "| " + cellName(name) + " | " + status + " |\n", tier: tierMissing})
+		}
+	}
+	add(r.Missing, "in the baseline, not in this run")
+	add(r.New, "new in this run, no baseline yet")
+	add(r.UnitMismatch, "no metric in common with the baseline")
+	d.add(detailsOpen("Benchmarks not compared: " + strings.Join(sum, ", ")))
+	d.addTable(t)
+	d.add(detailsClose)
+}

@@ -1,0 +1,230 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/wirebench/wirebench/internal/compare"
+)
+
+// ShortName shortens a benchmark name for people: the suite's
+// "BenchmarkSerialize/codec=protobuf/dataset=small" becomes
+// "Serialize protobuf/small"; any other name loses only its "Benchmark"
+// prefix (so two different names never shorten to the same text).
+func ShortName(name string) string {
+	rest, ok := strings.CutPrefix(name, "Benchmark")
+	if !ok || rest == "" {
+		return name
+	}
+	op, tail, ok := strings.Cut(rest, "/codec=")
+	if ok && (op == "Serialize" || op == "Deserialize") {
+		codec, dataset, ok := strings.Cut(tail, "/dataset=")
+		if ok && codec != "" && dataset != "" && !strings.Contains(codec, "/") && !strings.Contains(dataset, "/") {
+			return op + " " + codec + "/" + dataset
+		}
+	}
+	return rest
+}
+
+// maxNameBytes bounds a benchmark name in a Markdown cell: user names can
+// be arbitrarily long, and one of them must not eat the report's budget.
+const maxNameBytes = 120
+
+// cellName is a benchmark name ready for a Markdown table cell.
+func cellName(name string) string {
+	return escapeCell(elide(ShortName(name), maxNameBytes))
+}
+
+// elide shortens s to at most n bytes by cutting its middle, on rune
+// boundaries, so both the start and the distinguishing end stay visible.
+func elide(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const dots = "…"
+	keep := n - len(dots)
+	head := keep / 2
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	tail := len(s) - (keep - head)
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + dots + s[tail:]
+}
+
+// escapeCell makes arbitrary text safe inside a GFM table cell: pipes,
+// HTML, emphasis, links and code spans are neutralised, and line breaks,
+// which would end the row, become spaces.
+func escapeCell(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range s {
+		switch r {
+		case '\n', '\r', '\t':
+			b.WriteByte(' ')
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '|', '\\', '`', '*', '_', '[', ']', '~', '#', '!', '$':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			if r < ' ' {
+				b.WriteByte(' ')
+				continue
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// escapeInline makes text from the caller (titles, sources, reasons) safe
+// in running Markdown text; it is the cell escaping, which suffices.
+func escapeInline(s string) string { return escapeCell(s) }
+
+// code renders s as an inline code span; backticks, which would end it,
+// are dropped (commits and refs never contain them).
+func code(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '`' || r == '\n' || r == '\r' || r == '|' {
+			return -1
+		}
+		return r
+	}, s)
+	if s == "" {
+		return ""
+	}
+	return "`" + s + "`"
+}
+
+// shortSHA returns the first 7 characters of a commit hash.
+func shortSHA(c string) string {
+	if len(c) > 7 {
+		return c[:7]
+	}
+	return c
+}
+
+// pct formats a relative change (0.123) as a signed percentage ("+12.3%").
+func pct(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "?"
+	case math.IsInf(x, 1):
+		return "+∞"
+	case math.IsInf(x, -1):
+		return "-∞"
+	}
+	p := 100 * x
+	if math.Abs(p) < 0.05 {
+		return "0.0%"
+	}
+	return fmt.Sprintf("%+.1f%%", p)
+}
+
+// change formats a comparison's change: the percentage, with its interval
+// for noisy metrics ("+12.3% [+9.8%, +14.9%]"), or "from 0" when the
+// baseline was zero.
+func change(c compare.Comparison) string {
+	if math.IsInf(c.Ratio, 1) {
+		return "from 0"
+	}
+	s := pct(c.Ratio - 1)
+	if c.Kind == compare.Noisy && !math.IsNaN(c.Lo) && !math.IsNaN(c.Hi) {
+		s += " [" + pct(c.Lo-1) + ", " + pct(c.Hi-1) + "]"
+	}
+	return s
+}
+
+// pValue formats an (adjusted) p-value for a report: "p=0.0003",
+// "p<0.0001"; exact metrics have none.
+func pValue(c compare.Comparison) string {
+	if c.Kind == compare.Exact {
+		return "exact"
+	}
+	p := c.PAdjusted
+	switch {
+	case math.IsNaN(p):
+		return "–"
+	case p < 0.0001:
+		return "p<0.0001"
+	case p < 0.001:
+		return fmt.Sprintf("p=%.4f", p)
+	case p < 0.01:
+		return fmt.Sprintf("p=%.3f", p)
+	}
+	return fmt.Sprintf("p=%.2f", p)
+}
+
+// verdictMark is the symbol of a verdict in tables.
+func verdictMark(v compare.Verdict) string {
+	switch v {
+	case compare.Regression:
+		return "❌"
+	case compare.Improvement:
+		return "✅"
+	case compare.Inconclusive:
+		return "❔"
+	}
+	return ""
+}
+
+// verdictLabel is a verdict with its symbol, for the Verdict column.
+func verdictLabel(v compare.Verdict) string {
+	if m := verdictMark(v); m != "" {
+		return m + " " + string(v)
+	}
+	return string(v)
+}
+
+// count formats an integer with thousands separators: 1234 -> "1,234".
+func count(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		return "-" + s
+	}
+	return s
+}
+
+// plural returns "1 regression" or "2 regressions".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return count(n) + " " + many
+}
+
+// factor formats a speed ratio as "×1.12".
+func factor(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "?"
+	}
+	return fmt.Sprintf("×%.2f", x)
+}
+
+// magnitude orders comparisons by the size of their change, in log space
+// so that ×2 and ×0.5 weigh alike; unknown changes weigh nothing.
+func magnitude(c compare.Comparison) float64 {
+	r := c.Ratio
+	switch {
+	case math.IsInf(r, 1):
+		return math.MaxFloat64
+	case math.IsNaN(r) || r <= 0:
+		return 0
+	}
+	return math.Abs(math.Log(r))
+}

@@ -1,0 +1,139 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares got with testdata/name, or rewrites the file with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/report -update to create it)", err)
+	}
+	if got != string(want) {
+		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+		for i := range max(len(gl), len(wl)) {
+			var g, w string
+			if i < len(gl) {
+				g = gl[i]
+			}
+			if i < len(wl) {
+				w = wl[i]
+			}
+			if g != w {
+				t.Fatalf("%s differs at line %d:\n got: %q\nwant: %q\n(review, then go test ./internal/report -update)", path, i+1, g, w)
+			}
+		}
+	}
+}
+
+// firstRunInput is a run of the default suite without a baseline.
+func firstRunInput() Input {
+	r := suiteResult(true)
+	return Input{Candidate: fixtureCandidate(r), BaselineSource: "baseline/default.json in the workspace",
+		Title: "wirebench: default suite", Notes: []string{"Mode `check`: no baseline, so nothing can fail."}}
+}
+
+// unchangedInput is the default suite on the same machine, nothing changed.
+func unchangedInput() Input {
+	r := suiteResult(true)
+	return Input{Result: r, Candidate: fixtureCandidate(r), History: fixtureHistory(),
+		BaselineSource: "baseline/default.json in the workspace", Title: "wirebench: default suite"}
+}
+
+func TestMarkdownGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   Input
+	}{
+		{"typical.md", typicalInput()},
+		{"first-run.md", firstRunInput()},
+		{"unchanged.md", unchangedInput()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			golden(t, tc.name+".golden", Markdown(tc.in, Options{}))
+		})
+	}
+}
+
+func TestTextGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := Text(&b, typicalResult()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "typical.txt.golden", b.String())
+}
+
+// mixedResult is a small comparison with every case the JSON and text
+// formats must spell: exact and noisy, NaN and infinite numbers, a
+// normalisation that was not applied, missing and new benchmarks.
+func mixedResult() *compare.Result {
+	base, cand := fixtureEnvs(true)
+	cand.GoVersion = "go1.27rc1"
+	nan := math.NaN()
+	return &compare.Result{
+		Options:      compare.Defaults(),
+		BaselineEnv:  base,
+		CandidateEnv: cand,
+		OtherDiffers: []results.Difference{{Field: "go", Old: "go1.26.8", New: "go1.27rc1"}},
+		Shift:        &compare.Shift{Estimate: 1.031, Lo: 1.002, Hi: 1.061, N: 3, Reason: "both runs ran on the same machine"},
+		Comparisons: []compare.Comparison{
+			{Name: "BenchmarkEncode/size=10", Unit: "ns/op", Kind: compare.Noisy, Baseline: compare.Summary{Median: 1520, N: 10}, Candidate: compare.Summary{Median: 1710, N: 10},
+				Ratio: 1.125, Lo: 1.101, Hi: 1.152, RawRatio: 1.125, P: 0.00018, PAdjusted: 0.00054, Verdict: compare.Regression, MDE: 0.041},
+			{Name: "BenchmarkEncode/size=10", Unit: "B/op", Kind: compare.Exact, Baseline: compare.Summary{Median: 0, N: 10}, Candidate: compare.Summary{Median: 48, N: 10},
+				Ratio: math.Inf(1), Lo: math.Inf(1), Hi: math.Inf(1), RawRatio: math.Inf(1), P: nan, PAdjusted: nan, Verdict: compare.Regression, MDE: nan},
+			{Name: "BenchmarkDecode/size=10", Unit: "ns/op", Kind: compare.Noisy, Baseline: compare.Summary{Median: 2100, N: 10}, Candidate: compare.Summary{Median: 2090, N: 10},
+				Ratio: 0.995, Lo: 0.981, Hi: 1.012, RawRatio: 0.995, P: 0.62, PAdjusted: 1, Verdict: compare.Unchanged, MDE: 0.038},
+			{Name: "BenchmarkDecode/size=10", Unit: "MB/s", Kind: compare.Noisy, Baseline: compare.Summary{Median: 81.2, N: 2}, Candidate: compare.Summary{Median: 85.0, N: 2},
+				Ratio: 1.047, Lo: 0.8, Hi: 1.3, RawRatio: 1.047, P: 0.33, PAdjusted: 0.66, Verdict: compare.Inconclusive, MDE: math.Inf(1), SamplesNeeded: 14, HigherIsBetter: true},
+			{Name: "BenchmarkOdd|name<b>`x`", Unit: "ns/op", Kind: compare.Noisy, Baseline: compare.Summary{Median: 10, N: 1}, Candidate: compare.Summary{Median: 11, N: 1},
+				Ratio: 1.1, Lo: nan, Hi: nan, RawRatio: 1.1, P: nan, PAdjusted: nan, Verdict: compare.Inconclusive, MDE: nan,
+				Note: "too few samples (1 vs 1): need at least 2 a side, 10 or more to detect small changes"},
+		},
+		Missing: []string{"BenchmarkGone"},
+		New:     []string{"BenchmarkFresh/a=1"},
+	}
+}
+
+func TestJSONGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := JSON(&b, mixedResult(), compare.FailOnRegression); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "mixed.json.golden", b.String())
+}
+
+func TestTextMixedGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := Text(&b, mixedResult()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "mixed.txt.golden", b.String())
+}
+
+func TestMarkdownMixedGolden(t *testing.T) {
+	in := Input{Result: mixedResult(), Title: "wirebench: go test -bench ./...", FailOn: compare.FailOnNever}
+	golden(t, "mixed.md.golden", Markdown(in, Options{}))
+}

@@ -1,0 +1,211 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// JSONFormat and JSONVersion identify the document JSON writes.
+const (
+	JSONFormat  = "wirebench.comparison"
+	JSONVersion = 1
+)
+
+// JSON writes a comparison as one JSON document for machines (CI steps,
+// dashboards). The format is versioned: fields may be added within a
+// version; a field is never removed or changes meaning without a new
+// version. internal/report/json.md documents every field. In outline:
+//
+//	{
+//	  "format": "wirebench.comparison", "version": 1,
+//	  "verdict": "fail" | "pass",            // the fail-on condition applied
+//	  "fail_on": "regression" | "never",
+//	  "counts": {"regression": 2, "improvement": 1, "unchanged": 61, "inconclusive": 3,
+//	             "comparisons": 67, "benchmarks": 20, "missing": 0, "new": 0, "unit_mismatch": 0},
+//	  "options": {"threshold": 0.05, "size_threshold": 0, "alloc_threshold": 0, "alpha": 0.01,
+//	              "correction": "holm", "confidence": 0.95, "power": 0.8, "normalize": "auto"},
+//	  "baseline_env": {...}, "candidate_env": {...},   // as in a results file
+//	  "machine_differs": [{"field", "old", "new"}], "other_differs": [...],
+//	  "speed_shift": {"estimate", "ci_low", "ci_high", "n", "applied", "reason"} | null,
+//	  "comparisons": [{"name", "unit", "kind", "baseline", "candidate", "n_baseline",
+//	                   "n_candidate", "ratio", "raw_ratio", "change", "ci_low", "ci_high",
+//	                   "p_value", "p_adjusted", "verdict", "mde", "samples_needed",
+//	                   "normalized", "higher_is_better", "note"}],
+//	  "missing": [], "new": [], "unit_mismatch": []
+//	}
+//
+// Numbers that are NaN or infinite (a p-value of an exact metric, an
+// interval that could not be estimated, a ratio against a zero baseline,
+// an effect no sample count could detect) are null, since JSON has no
+// spelling for them; the comparison's note or kind says which case it is.
+// Comparisons are in report order: regressions, improvements,
+// inconclusive, unchanged, each by the size of the change.
+func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
+	if failOn == "" {
+		failOn = compare.FailOnRegression
+	}
+	doc := jsonDoc{
+		Format: JSONFormat, Version: JSONVersion, Verdict: "pass", FailOn: string(failOn),
+		Counts: jsonCounts{
+			Regression:   r.Count(compare.Regression),
+			Improvement:  r.Count(compare.Improvement),
+			Unchanged:    r.Count(compare.Unchanged),
+			Inconclusive: r.Count(compare.Inconclusive),
+			Comparisons:  len(r.Comparisons),
+			Benchmarks:   benchmarkCount(r.Comparisons),
+			Missing:      len(r.Missing), New: len(r.New), UnitMismatch: len(r.UnitMismatch),
+		},
+		Options: jsonOptions{
+			Threshold: r.Options.Threshold, SizeThreshold: r.Options.SizeThreshold, AllocThreshold: r.Options.AllocThreshold,
+			Alpha: r.Options.Alpha, Correction: string(r.Options.Correction), Confidence: r.Options.Confidence,
+			Power: r.Options.Power, Normalize: string(r.Options.Normalize),
+		},
+		BaselineEnv: r.BaselineEnv, CandidateEnv: r.CandidateEnv,
+		MachineDiffers: diffs(r.MachineDiffers), OtherDiffers: diffs(r.OtherDiffers),
+		Comparisons: []jsonComparison{},
+		Missing:     orEmpty(r.Missing), New: orEmpty(r.New), UnitMismatch: orEmpty(r.UnitMismatch),
+	}
+	if r.Failed(failOn) {
+		doc.Verdict = "fail"
+	}
+	if s := r.Shift; s != nil {
+		doc.SpeedShift = &jsonShift{Estimate: num(s.Estimate), CILow: num(s.Lo), CIHigh: num(s.Hi), N: s.N, Applied: s.Applied, Reason: s.Reason}
+	}
+	cs := append([]compare.Comparison(nil), r.Comparisons...)
+	compare.Sort(cs)
+	for _, c := range cs {
+		doc.Comparisons = append(doc.Comparisons, jsonComparison{
+			Name: c.Name, Unit: c.Unit, Kind: string(c.Kind),
+			Baseline: num(c.Baseline.Median), Candidate: num(c.Candidate.Median),
+			NBaseline: c.Baseline.N, NCandidate: c.Candidate.N,
+			Ratio: num(c.Ratio), RawRatio: num(c.RawRatio), Change: num(roundChange(c.Ratio - 1)), CILow: num(c.Lo), CIHigh: num(c.Hi),
+			P: num(c.P), PAdjusted: num(c.PAdjusted), Verdict: string(c.Verdict),
+			MDE: num(c.MDE), SamplesNeeded: c.SamplesNeeded,
+			Normalized: c.Normalized, HigherIsBetter: c.HigherIsBetter, Note: c.Note,
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}
+
+// roundChange drops the binary noise of subtracting 1 from a ratio
+// (1.047-1 = 0.04699999999999993) by keeping 12 decimals.
+func roundChange(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	return math.Round(x*1e12) / 1e12
+}
+
+// num is a float64 that encodes NaN and ±Inf as null.
+type num float64
+
+// MarshalJSON implements json.Marshaler.
+func (n num) MarshalJSON() ([]byte, error) {
+	f := float64(n)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+}
+
+type jsonDoc struct {
+	Format         string           `json:"format"`
+	Version        int              `json:"version"`
+	Verdict        string           `json:"verdict"`
+	FailOn         string           `json:"fail_on"`
+	Counts         jsonCounts       `json:"counts"`
+	Options        jsonOptions      `json:"options"`
+	BaselineEnv    results.Env      `json:"baseline_env"`
+	CandidateEnv   results.Env      `json:"candidate_env"`
+	MachineDiffers []jsonDiff       `json:"machine_differs"`
+	OtherDiffers   []jsonDiff       `json:"other_differs"`
+	SpeedShift     *jsonShift       `json:"speed_shift"`
+	Comparisons    []jsonComparison `json:"comparisons"`
+	Missing        []string         `json:"missing"`
+	New            []string         `json:"new"`
+	UnitMismatch   []string         `json:"unit_mismatch"`
+}
+
+type jsonCounts struct {
+	Regression   int `json:"regression"`
+	Improvement  int `json:"improvement"`
+	Unchanged    int `json:"unchanged"`
+	Inconclusive int `json:"inconclusive"`
+	Comparisons  int `json:"comparisons"`
+	Benchmarks   int `json:"benchmarks"`
+	Missing      int `json:"missing"`
+	New          int `json:"new"`
+	UnitMismatch int `json:"unit_mismatch"`
+}
+
+type jsonOptions struct {
+	Threshold      float64 `json:"threshold"`
+	SizeThreshold  float64 `json:"size_threshold"`
+	AllocThreshold float64 `json:"alloc_threshold"`
+	Alpha          float64 `json:"alpha"`
+	Correction     string  `json:"correction"`
+	Confidence     float64 `json:"confidence"`
+	Power          float64 `json:"power"`
+	Normalize      string  `json:"normalize"`
+}
+
+type jsonDiff struct {
+	Field string `json:"field"`
+	Old   string `json:"old"`
+	New   string `json:"new"`
+}
+
+type jsonShift struct {
+	Estimate num    `json:"estimate"`
+	CILow    num    `json:"ci_low"`
+	CIHigh   num    `json:"ci_high"`
+	N        int    `json:"n"`
+	Applied  bool   `json:"applied"`
+	Reason   string `json:"reason"`
+}
+
+type jsonComparison struct {
+	Name           string `json:"name"`
+	Unit           string `json:"unit"`
+	Kind           string `json:"kind"`
+	Baseline       num    `json:"baseline"`
+	Candidate      num    `json:"candidate"`
+	NBaseline      int    `json:"n_baseline"`
+	NCandidate     int    `json:"n_candidate"`
+	Ratio          num    `json:"ratio"`
+	RawRatio       num    `json:"raw_ratio"`
+	Change         num    `json:"change"`
+	CILow          num    `json:"ci_low"`
+	CIHigh         num    `json:"ci_high"`
+	P              num    `json:"p_value"`
+	PAdjusted      num    `json:"p_adjusted"`
+	Verdict        string `json:"verdict"`
+	MDE            num    `json:"mde"`
+	SamplesNeeded  int    `json:"samples_needed"`
+	Normalized     bool   `json:"normalized"`
+	HigherIsBetter bool   `json:"higher_is_better"`
+	Note           string `json:"note"`
+}
+
+func diffs(d []results.Difference) []jsonDiff {
+	out := []jsonDiff{}
+	for _, x := range d {
+		out = append(out, jsonDiff{Field: x.Field, Old: x.Old, New: x.New})
+	}
+	return out
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,328 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
+
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// reports are the Markdown reports every validity test runs on.
+func reports() map[string]string {
+	odd := mixedResult()
+	odd.Comparisons[0].Name = "Benchmark_x*y*_[a](b)|<script>`c`\n$1$ ~z~ # h"
+	odd.Comparisons[1].Name = odd.Comparisons[0].Name
+	return map[string]string{
+		"typical":   Markdown(typicalInput(), Options{}),
+		"first-run": Markdown(firstRunInput(), Options{}),
+		"unchanged": Markdown(unchangedInput(), Options{}),
+		"mixed":     Markdown(Input{Result: mixedResult()}, Options{}),
+		"odd names": Markdown(Input{Result: odd, Notes: []string{"two\nlines"}}, Options{}),
+		"2000":      Markdown(bigInput(2000), Options{}),
+		"tight":     Markdown(bigInput(300), Options{MaxChars: 9000}),
+	}
+}
+
+// renderGFM renders Markdown as GitHub would, near enough: GFM tables,
+// strikethrough, autolinks, and raw HTML (details) passed through.
+func renderGFM(t *testing.T, md string) string {
+	t.Helper()
+	var b bytes.Buffer
+	gm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(gmhtml.WithUnsafe()))
+	if err := gm.Convert([]byte(md), &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+var delimiterRow = regexp.MustCompile(`(?m)^\|(:?-+:?\|)+$`)
+
+func TestMarkdownValid(t *testing.T) {
+	for name, md := range reports() {
+		t.Run(name, func(t *testing.T) {
+			out := renderGFM(t, md)
+			tables := len(delimiterRow.FindAllString(md, -1))
+			if got := strings.Count(out, "<table>"); got != tables {
+				t.Errorf("%d tables in the Markdown render as %d <table>", tables, got)
+			}
+			if tables > 0 && strings.Contains(out, "<p>| ") {
+				t.Errorf("a table row rendered as a paragraph:\n%s", excerpt(out, "<p>| "))
+			}
+			for _, s := range []string{md, out} {
+				if o, c := strings.Count(s, "<details>"), strings.Count(s, "</details>"); o != c {
+					t.Errorf("%d <details> but %d </details>", o, c)
+				}
+			}
+			// Every table's rows have as many cells as its header: an
+			// unescaped pipe in a name would add one.
+			checkTableCells(t, out)
+			if fences, blocks := strings.Count(md, "```mermaid\n"), strings.Count(out, `<code class="language-mermaid">`); fences != blocks {
+				t.Errorf("%d mermaid fences render as %d code blocks", fences, blocks)
+			}
+			for _, forbidden := range []string{"<script>", "<del>", `<a href="b"`, "<em>y</em>", "<h1>"} {
+				if strings.Contains(out, forbidden) {
+					t.Errorf("a benchmark name leaked markup %s:\n%s", forbidden, excerpt(out, forbidden))
+				}
+			}
+			for _, block := range mermaidBlocks(md) {
+				if err := checkXYChart(block); err != nil {
+					t.Errorf("mermaid: %v\n%s", err, block)
+				}
+			}
+		})
+	}
+}
+
+// TestMarkdownNamesSurvive checks that an odd benchmark name reads the
+// same after rendering as it was written.
+func TestMarkdownNamesSurvive(t *testing.T) {
+	for _, name := range []string{"BenchmarkA|B", "Benchmark<b>bold</b>", "Benchmark`tick`", "Benchmark_a_b_", "Benchmark*x*", "Benchmark[x](y)", "Benchmark\\|"} {
+		r := mixedResult()
+		r.Comparisons[0].Name = name
+		out := renderGFM(t, Markdown(Input{Result: r}, Options{}))
+		if want := html.EscapeString(strings.TrimPrefix(name, "Benchmark")); !strings.Contains(out, `<td style="text-align:left">`+want+"</td>") {
+			t.Errorf("name %q: no cell reads %q", name, want)
+		}
+	}
+}
+
+func excerpt(s, at string) string {
+	i := strings.Index(s, at)
+	return s[max(0, i-200):min(len(s), i+200)]
+}
+
+var rowRE = regexp.MustCompile(`(?s)<tr>(.*?)</tr>`)
+
+func checkTableCells(t *testing.T, out string) {
+	t.Helper()
+	for _, tbl := range strings.Split(out, "<table>")[1:] {
+		tbl = tbl[:strings.Index(tbl, "</table>")]
+		want := -1
+		for _, m := range rowRE.FindAllStringSubmatch(tbl, -1) {
+			n := strings.Count(m[1], "<th") + strings.Count(m[1], "<td")
+			if want < 0 {
+				want = n
+			} else if n != want {
+				t.Errorf("a row has %d cells, the header %d: %s", n, want, m[1])
+			}
+		}
+	}
+}
+
+// mermaidBlocks returns the contents of the ```mermaid fences.
+func mermaidBlocks(md string) []string {
+	var out []string
+	for _, part := range strings.Split(md, "```mermaid\n")[1:] {
+		out = append(out, part[:strings.Index(part, "```")])
+	}
+	return out
+}
+
+var (
+	xyTitle  = regexp.MustCompile(`^    title "([^"]*)"$`)
+	xyXAxis  = regexp.MustCompile(`^    x-axis \[("[^"]*"(?:, "[^"]*")*)\]$`)
+	xyYAxis  = regexp.MustCompile(`^    y-axis "([^"]*)" (-?[0-9.]+) --> (-?[0-9.]+)$`)
+	xySeries = regexp.MustCompile(`^    (bar|line) \[(-?[0-9.]+(?:, -?[0-9.]+)*)\]$`)
+	xyLabel  = regexp.MustCompile(`^[A-Za-z0-9 ./=+\-:()%,_…]+$`)
+)
+
+// checkXYChart checks the xychart-beta syntax wirebench emits, and what
+// Mermaid would silently get wrong: series as long as the x axis, distinct
+// categories, values inside the y range.
+func checkXYChart(block string) error {
+	lines := strings.Split(strings.TrimSuffix(block, "\n"), "\n")
+	if len(lines) > 0 && lines[0] == "---" {
+		end := slices.Index(lines[1:], "---")
+		if end < 0 {
+			return fmt.Errorf("front matter not closed")
+		}
+		for _, l := range lines[1 : end+1] {
+			if !regexp.MustCompile(`^( {2})*[A-Za-z]+: ?("[^"]*"|[0-9]+|true|false)?$`).MatchString(l) {
+				return fmt.Errorf("front matter line %q", l)
+			}
+		}
+		lines = lines[end+2:]
+	}
+	if len(lines) == 0 || (lines[0] != "xychart-beta" && lines[0] != "xychart-beta horizontal") {
+		return fmt.Errorf("first line %q, want xychart-beta [horizontal]", lines[0])
+	}
+	var cats []string
+	var lo, hi float64
+	var series [][]float64
+	seen := map[string]int{}
+	for _, l := range lines[1:] {
+		switch {
+		case xyTitle.MatchString(l):
+			seen["title"]++
+		case xyXAxis.MatchString(l):
+			seen["x-axis"]++
+			for _, c := range strings.Split(strings.Trim(xyXAxis.FindStringSubmatch(l)[1], `"`), `", "`) {
+				if !xyLabel.MatchString(c) {
+					return fmt.Errorf("category %q has characters Mermaid may misread", c)
+				}
+				if slices.Contains(cats, c) {
+					return fmt.Errorf("category %q repeats", c)
+				}
+				cats = append(cats, c)
+			}
+		case xyYAxis.MatchString(l):
+			seen["y-axis"]++
+			m := xyYAxis.FindStringSubmatch(l)
+			lo, _ = strconv.ParseFloat(m[2], 64)
+			hi, _ = strconv.ParseFloat(m[3], 64)
+			if !(lo < hi) {
+				return fmt.Errorf("y range %v --> %v is empty", lo, hi)
+			}
+		case xySeries.MatchString(l):
+			var v []float64
+			for _, s := range strings.Split(xySeries.FindStringSubmatch(l)[2], ", ") {
+				f, err := strconv.ParseFloat(s, 64)
+				if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+					return fmt.Errorf("value %q", s)
+				}
+				v = append(v, f)
+			}
+			series = append(series, v)
+		default:
+			return fmt.Errorf("line %q is not xychart-beta syntax wirebench emits", l)
+		}
+	}
+	if seen["x-axis"] != 1 || seen["y-axis"] != 1 || seen["title"] > 1 || len(series) == 0 {
+		return fmt.Errorf("want one x-axis, one y-axis, at most one title and a series; got %v and %d series", seen, len(series))
+	}
+	drawn := make([]int, len(cats))
+	for _, s := range series {
+		if len(s) != len(cats) {
+			return fmt.Errorf("a series has %d values for %d categories", len(s), len(cats))
+		}
+		for i, v := range s {
+			switch {
+			case v == 0 && lo == 0:
+				// Not drawn.
+			case v < lo || v > hi:
+				return fmt.Errorf("value %v outside the y range [%v, %v]", v, lo, hi)
+			default:
+				drawn[i]++
+			}
+		}
+	}
+	for i, n := range drawn {
+		if n == 0 {
+			return fmt.Errorf("category %q has no value drawn", cats[i])
+		}
+	}
+	return nil
+}
+
+// TestCheckXYChart makes sure the checker rejects what it should.
+func TestCheckXYChart(t *testing.T) {
+	good := "xychart-beta\n    title \"t\"\n    x-axis [\"a\", \"b\"]\n    y-axis \"u\" 0 --> 10\n    line [1, 2]\n"
+	if err := checkXYChart(good); err != nil {
+		t.Fatalf("good chart rejected: %v", err)
+	}
+	for _, bad := range []string{
+		strings.Replace(good, "xychart-beta", "xychart", 1),
+		strings.Replace(good, "line [1, 2]", "line [1, 2, 3]", 1),
+		strings.Replace(good, `["a", "b"]`, `["a", "a"]`, 1),
+		strings.Replace(good, "0 --> 10", "10 --> 0", 1),
+		strings.Replace(good, "line [1, 2]", "line [1, 20]", 1),
+		strings.Replace(good, `"b"`, `"b<i>"`, 1),
+		strings.Replace(good, "    line [1, 2]\n", "", 1),
+		good + "    legend yes\n",
+	} {
+		if checkXYChart(bad) == nil {
+			t.Errorf("accepted:\n%s", bad)
+		}
+	}
+}
+
+func TestShortName(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"BenchmarkSerialize/codec=protobuf/dataset=small", "Serialize protobuf/small"},
+		{"BenchmarkDeserialize/codec=flatbuffers-reuse/dataset=floats-1m", "Deserialize flatbuffers-reuse/floats-1m"},
+		{"BenchmarkSerialize/codec=a/dataset=b/extra=c", "Serialize/codec=a/dataset=b/extra=c"},
+		{"BenchmarkEncode/size=10", "Encode/size=10"},
+		{"Benchmark", "Benchmark"},
+		{"TestLike", "TestLike"},
+	} {
+		if got := ShortName(tc.in); got != tc.want {
+			t.Errorf("ShortName(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestFormatting(t *testing.T) {
+	noisy := compare.Comparison{Kind: compare.Noisy, Ratio: 1.123, Lo: 1.098, Hi: 1.149, PAdjusted: 0.0003}
+	for _, tc := range []struct{ got, want string }{
+		{change(noisy), "+12.3% [+9.8%, +14.9%]"},
+		{pValue(noisy), "p=0.0003"},
+		{pValue(compare.Comparison{Kind: compare.Noisy, PAdjusted: 0.00001}), "p<0.0001"},
+		{pValue(compare.Comparison{Kind: compare.Noisy, PAdjusted: 0.42}), "p=0.42"},
+		{pValue(compare.Comparison{Kind: compare.Noisy, PAdjusted: math.NaN()}), "–"},
+		{pValue(compare.Comparison{Kind: compare.Exact}), "exact"},
+		{change(compare.Comparison{Kind: compare.Exact, Ratio: math.Inf(1)}), "from 0"},
+		{change(compare.Comparison{Kind: compare.Noisy, Ratio: 0.9, Lo: math.NaN(), Hi: math.NaN()}), "-10.0%"},
+		{mdeText(math.Inf(1)), "cannot reach the significance level with this many samples"},
+		{mdeText(0.081), "±8.1%"},
+		{count(1234567), "1,234,567"},
+		{count(999), "999"},
+		{plural(1, "regression", "regressions"), "1 regression"},
+		{plural(1200, "regression", "regressions"), "1,200 regressions"},
+		{escapeCell("a|b<c>`d`\ne"), "a\\|b&lt;c&gt;\\`d\\` e"},
+		{elide("abcdefghijklmnopqrstuvwxyz", 10), "abc…wxyz"},
+		{chartLabel(`Ser "quoted" <x>`, 40), "Ser _quoted_ _x_"},
+		{link("full", "https://x/y (1)"), "[full](<https://x/y%20(1)>)"},
+		{vsBase(noisy, 0.01), "+12.30% (p=0.000 n=0+0)"},
+		{vsBase(compare.Comparison{Kind: compare.Noisy, Ratio: 1.01, PAdjusted: 0.42, Baseline: compare.Summary{N: 15}, Candidate: compare.Summary{N: 15}}, 0.01), "~ (p=0.42 n=15+15)"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+// TestMarkdownFromCompare renders a real comparison (compare.Compare on
+// synthetic samples): the headline counts agree with the result.
+func TestMarkdownFromCompare(t *testing.T) {
+	base, cand := fixtureEnvs(true)
+	b, c := results.New("default", base), results.New("default", cand)
+	for i, name := range []string{"BenchmarkSerialize/codec=protobuf/dataset=small", "BenchmarkDeserialize/codec=protobuf/dataset=small", "BenchmarkX"} {
+		bb, cb := results.Benchmark{Name: name}, results.Benchmark{Name: name}
+		slow := 1.0
+		if i == 0 {
+			slow = 1.3
+		}
+		for k := range 12 {
+			bb.Add(results.UnitNsPerOp, 100+float64(k%5))
+			cb.Add(results.UnitNsPerOp, (100+float64(k%5))*slow)
+			bb.Add(results.UnitAllocsPerOp, 3)
+			cb.Add(results.UnitAllocsPerOp, 3)
+		}
+		b.Benchmarks = append(b.Benchmarks, bb)
+		c.Benchmarks = append(c.Benchmarks, cb)
+	}
+	res, err := compare.Compare(b, c, compare.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := Markdown(Input{Result: res, Candidate: c}, Options{})
+	want := fmt.Sprintf("### ❌ %s", plural(res.Count(compare.Regression), "regression", "regressions"))
+	if res.Count(compare.Regression) != 1 || !strings.HasPrefix(md, want) {
+		t.Errorf("%d regressions; report starts %q", res.Count(compare.Regression), md[:min(len(md), 120)])
+	}
+	if !strings.Contains(md, "| Serialize protobuf/small | ns/op |") {
+		t.Errorf("the regression's row is missing:\n%s", md)
+	}
+}

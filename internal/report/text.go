@@ -1,0 +1,209 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/wirebench/wirebench/internal/compare"
+)
+
+// Text writes a comparison for a terminal, in the manner of benchstat: the
+// two environments, then per unit a table of every benchmark's baseline
+// and candidate medians and the change, "+12.34% (p=0.000 n=15+15)" when
+// significant after adjustment and "~ (p=0.42 n=15+15)" when not, with a
+// geometric-mean row; then the verdicts that matter, and what was done
+// about the machine's speed shift. Names are the Go benchmark names
+// without the "Benchmark" prefix, so the output can be grepped.
+func Text(w io.Writer, r *compare.Result) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "baseline:  %s\ncandidate: %s\n", envLine(r.BaselineEnv), envLine(r.CandidateEnv))
+
+	var units []string
+	byUnit := map[string][]compare.Comparison{}
+	for _, c := range r.Comparisons {
+		if _, ok := byUnit[c.Unit]; !ok {
+			units = append(units, c.Unit)
+		}
+		byUnit[c.Unit] = append(byUnit[c.Unit], c)
+	}
+	for _, u := range units {
+		cs := byUnit[u]
+		rows := [][]string{{u, "baseline", "candidate", "vs base"}}
+		for _, c := range cs {
+			rows = append(rows, []string{strings.TrimPrefix(c.Name, "Benchmark"),
+				FormatValue(c.Baseline.Median, u), FormatValue(c.Candidate.Median, u), vsBase(c, r.Options.Alpha)})
+		}
+		if g, ok := geomeanRow(cs); ok {
+			rows = append(rows, g)
+		}
+		bw.WriteString("\n")
+		writeAligned(bw, rows)
+		if slices.ContainsFunc(cs, func(c compare.Comparison) bool { return c.Normalized }) && r.Shift != nil {
+			fmt.Fprintf(bw, "(vs base is relative to the machine's speed shift %s; medians and geomean are as measured)\n", factor(r.Shift.Estimate))
+		}
+	}
+
+	o := r.Options
+	fmt.Fprintf(bw, "\n%s: %s\n(timings: %s p < %g and beyond ±%s, %s%% intervals; exact metrics: %s of size or allocations fails)\n",
+		verdictWord(r), countsLine(r), correctionText(o.Correction), o.Alpha, pctPlain(o.Threshold), trimFloat(100*o.Confidence),
+		exactRule(o))
+	cs := append([]compare.Comparison(nil), r.Comparisons...)
+	compare.Sort(cs)
+	var lines [][]string
+	for _, c := range cs {
+		if c.Verdict == compare.Unchanged {
+			continue
+		}
+		detail := pValue(c)
+		if c.Verdict == compare.Inconclusive && !math.IsNaN(c.MDE) {
+			detail += "; could detect " + mdeText(c.MDE)
+			if c.SamplesNeeded > 0 {
+				detail += fmt.Sprintf(", %d samples a side would resolve it", c.SamplesNeeded)
+			}
+		}
+		if c.Note != "" {
+			detail += "; " + c.Note
+		}
+		lines = append(lines, []string{"  " + string(c.Verdict), strings.TrimPrefix(c.Name, "Benchmark"), c.Unit, change(c), detail})
+	}
+	writeLeft(bw, lines)
+	for _, l := range []struct {
+		what  string
+		names []string
+	}{{"missing from this run", r.Missing}, {"new in this run", r.New}, {"no metric in common", r.UnitMismatch}} {
+		if len(l.names) > 0 {
+			fmt.Fprintf(bw, "%s: %s\n", l.what, strings.Join(l.names, ", "))
+		}
+	}
+	fmt.Fprintf(bw, "\n%s\n", shiftSentence(r.Shift, true))
+	if s := otherSentence(r.OtherDiffers, true); s != "" {
+		fmt.Fprintln(bw, s)
+	}
+	return bw.Flush()
+}
+
+// exactRule says what makes an exact metric a regression.
+func exactRule(o compare.Options) string {
+	if o.SizeThreshold == o.AllocThreshold {
+		return growth(o.SizeThreshold)
+	}
+	return growth(o.SizeThreshold) + " of size, " + growth(o.AllocThreshold) + " of allocations"
+}
+
+func verdictWord(r *compare.Result) string {
+	if r.Count(compare.Regression) > 0 {
+		return "REGRESSED"
+	}
+	return "ok"
+}
+
+// countsLine lists the verdict counts: "2 regressions, 1 improvement, ...".
+func countsLine(r *compare.Result) string {
+	return fmt.Sprintf("%s, %s, %s unchanged, %s inconclusive",
+		plural(r.Count(compare.Regression), "regression", "regressions"),
+		plural(r.Count(compare.Improvement), "improvement", "improvements"),
+		count(r.Count(compare.Unchanged)), count(r.Count(compare.Inconclusive)))
+}
+
+// vsBase is the benchstat-style change column.
+func vsBase(c compare.Comparison, alpha float64) string {
+	n := fmt.Sprintf("n=%d+%d", c.Baseline.N, c.Candidate.N)
+	if c.Kind == compare.Exact {
+		if c.Baseline.Median == c.Candidate.Median {
+			return "= (exact)"
+		}
+		return pct2(c.Ratio) + " (exact)"
+	}
+	switch {
+	case math.IsNaN(c.PAdjusted) || math.IsNaN(c.Ratio):
+		return "? (" + n + ")"
+	case c.PAdjusted < alpha:
+		return fmt.Sprintf("%s (p=%.3f %s)", pct2(c.Ratio), c.PAdjusted, n)
+	}
+	return fmt.Sprintf("~ (p=%.2f %s)", c.PAdjusted, n)
+}
+
+// pct2 formats a ratio as a change with two decimals, as benchstat does.
+func pct2(ratio float64) string {
+	switch {
+	case math.IsInf(ratio, 1):
+		return "from 0"
+	case math.IsNaN(ratio):
+		return "?"
+	}
+	return fmt.Sprintf("%+.2f%%", 100*(ratio-1))
+}
+
+// geomeanRow is the geometric mean of the medians on each side, over the
+// rows where both are positive, and their ratio (before normalisation).
+func geomeanRow(cs []compare.Comparison) ([]string, bool) {
+	var lb, lc float64
+	n := 0
+	for _, c := range cs {
+		if c.Baseline.Median > 0 && c.Candidate.Median > 0 {
+			lb += math.Log(c.Baseline.Median)
+			lc += math.Log(c.Candidate.Median)
+			n++
+		}
+	}
+	if n < 2 {
+		return nil, false
+	}
+	gb, gc := math.Exp(lb/float64(n)), math.Exp(lc/float64(n))
+	unit := cs[0].Unit
+	return []string{"geomean", FormatValue(gb, unit), FormatValue(gc, unit), pct2(gc / gb)}, true
+}
+
+// writeAligned writes a table with the first column left-aligned, the
+// value columns right-aligned and the last column left-aligned.
+func writeAligned(w *bufio.Writer, rows [][]string) {
+	width := columnWidths(rows)
+	for _, r := range rows {
+		var b strings.Builder
+		for i, cell := range r {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			switch {
+			case i == 0:
+				b.WriteString(cell + pad)
+			case i == len(r)-1:
+				b.WriteString("  " + cell)
+			default:
+				b.WriteString("  " + pad + cell)
+			}
+		}
+		w.WriteString(strings.TrimRight(b.String(), " ") + "\n")
+	}
+}
+
+// writeLeft writes rows with every column left-aligned.
+func writeLeft(w *bufio.Writer, rows [][]string) {
+	width := columnWidths(rows)
+	for _, r := range rows {
+		var b strings.Builder
+		for i, cell := range r {
+			b.WriteString(cell)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell)+2))
+			}
+		}
+		w.WriteString(strings.TrimRight(b.String(), " ") + "\n")
+	}
+}
+
+func columnWidths(rows [][]string) []int {
+	var width []int
+	for _, r := range rows {
+		for i, cell := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	return width
+}
