@@ -168,6 +168,12 @@ type Comparison struct {
 	Normalized bool
 	// HigherIsBetter is set for units like MB/s.
 	HigherIsBetter bool
+	// Paired is set when the comparison used paired rounds (Wilcoxon
+	// signed-rank on per-round log ratios) rather than unpaired samples.
+	Paired bool
+	// Unconfirmed is set on a regression that did not reproduce when
+	// re-measured: it is reported, not enforced.
+	Unconfirmed bool
 }
 
 // Change is the relative change, Ratio-1 (0.05 = +5%).
@@ -196,6 +202,33 @@ type Result struct {
 	// Missing lists benchmarks only in the baseline, New those only in the
 	// candidate, UnitMismatch those whose units have nothing in common.
 	Missing, New, UnitMismatch []string
+	// Method says how timings were compared: MethodStored (a stored
+	// baseline, unpaired samples) or MethodPaired (same-runner A/B, paired
+	// rounds). Empty means MethodStored.
+	Method Method
+	// Why explains the choice of Method (e.g. "no base checkout: fell
+	// back to the stored baseline").
+	Why string
+	// AA is the built-in A/A check of a paired run, nil otherwise.
+	AA *AACheck
+}
+
+// Method is how timings were compared.
+type Method string
+
+const (
+	MethodStored Method = "stored-baseline"
+	MethodPaired Method = "same-runner-ab"
+)
+
+// AACheck is the result of comparing the base build with itself in a
+// same-runner run: if it flags anything the machine was too noisy, and
+// timing verdicts are reported but do not fail the run.
+type AACheck struct {
+	Benchmarks int      // benchmarks compared base against base
+	Flagged    []string // those that came out as regressions or improvements
+	// Noisy is set when Flagged is not empty.
+	Noisy bool
 }
 
 // Count returns how many comparisons have verdict v.
@@ -228,9 +261,24 @@ const (
 	FailOnNever      FailOn = "never"
 )
 
-// Failed reports whether the result meets the fail-on condition.
+// Failed reports whether the result meets the fail-on condition. When a
+// paired run's A/A check found the machine too noisy, timing regressions
+// are reported but do not fail the run; exact ones still do. Regressions
+// that did not reproduce on confirmation never fail it.
 func (r *Result) Failed(on FailOn) bool {
-	return on == FailOnRegression && r.Count(Regression) > 0
+	if on != FailOnRegression {
+		return false
+	}
+	for _, c := range r.Comparisons {
+		if c.Verdict != Regression || c.Unconfirmed {
+			continue
+		}
+		if c.Kind == Noisy && r.AA != nil && r.AA.Noisy {
+			continue
+		}
+		return true
+	}
+	return false
 }
 
 // ErrNothingToCompare is returned when the two runs share no benchmark.
