@@ -68,6 +68,9 @@ func check(ctx context.Context, e *env, c checkConfig) error {
 	if err != nil && !errors.Is(err, baseline.ErrNotExist) {
 		return badInput{err}
 	}
+	if base != nil {
+		c.Run.Reference = base.Reference
+	}
 	cand, err := measure(ctx, e, c.Run)
 	if err != nil {
 		return err

@@ -70,6 +70,8 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		err = cmdCheck(ctx, e, args)
 	case "update":
 		err = cmdUpdate(ctx, e, args)
+	case "merge":
+		err = cmdMerge(ctx, e, args)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -92,6 +94,7 @@ Commands:
   compare   compare two results files (JSON or Go benchmark text)
   check     measure, compare with the stored baseline, report, pass or fail
   update    measure and store the new baseline
+  merge     merge the results of a job matrix's shards (run --shard I/N)
 
 With no command, wirebench checks against baseline/ when it exists and
 otherwise runs the suite. "action COMMAND -h" lists a command's flags.

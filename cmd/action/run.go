@@ -14,6 +14,7 @@ import (
 	"github.com/wirebench/wirebench/internal/plot"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/shard"
 )
 
 // runConfig is how to measure the suite.
@@ -24,6 +25,11 @@ type runConfig struct {
 	Seed    uint64
 	Out     string // results JSON file, "" for none
 	Format  string // table, bench or json (stdout)
+	// Shard selects one shard of a partitioned suite ("" or "1/1": all).
+	Shard string
+	// Reference is the baseline's reference run, when known: it balances
+	// the shards by cost.
+	Reference *results.Results
 }
 
 func (c *runConfig) register(fs *flag.FlagSet) {
@@ -32,6 +38,7 @@ func (c *runConfig) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.Filter, "filter", "", "regular expression selecting benchmarks by name; opt-in datasets run only when named")
 	fs.Uint64Var(&c.Seed, "seed", 0, "seed of the shuffled round order (0: random)")
 	fs.StringVar(&c.Out, "out", "", "also write the results as JSON to this file")
+	fs.StringVar(&c.Shard, "shard", "", "measure only shard I of N of the suite (I/N), for a job matrix; merge the shards' results with `merge`")
 }
 
 func (c *runConfig) validate() error {
@@ -46,7 +53,23 @@ func (c *runConfig) validate() error {
 			return badInputf("--filter %q is not a valid regular expression: %v", c.Filter, err)
 		}
 	}
+	if c.Shard != "" {
+		if _, err := shard.Parse(c.Shard); err != nil {
+			return badInputf("--shard: %v", err)
+		}
+	}
 	return nil
+}
+
+// shardCosts are the expected costs of the reference's benchmarks under
+// this run's settings, for balancing shards.
+func (c *runConfig) shardCosts() shard.Costs {
+	if c.Reference == nil {
+		return nil
+	}
+	nb := max(len(c.Reference.Benchmarks), 1)
+	target := c.Budget / time.Duration(c.Samples*nb)
+	return shard.ReferenceCost(c.Reference, c.Samples, target, 30*time.Millisecond)
 }
 
 // measure prepares and runs the selected benchmarks and returns their
@@ -55,6 +78,32 @@ func measure(ctx context.Context, e *env, c runConfig) (*results.Results, error)
 	var sel bench.Selection
 	if c.Filter != "" {
 		sel.Filter = regexp.MustCompile(c.Filter)
+	}
+	var spec shard.Spec
+	var partition string
+	var suiteSize int
+	if c.Shard != "" {
+		spec, _ = shard.Parse(c.Shard)
+	}
+	if !spec.Whole() {
+		names := bench.Names(sel, bench.Codecs(), bench.Datasets())
+		assign := shard.Assign(names, spec.Count, c.shardCosts())
+		partition, suiteSize = shard.PartitionID(assign, spec.Count), len(names)
+		sel.Only = func(name string) bool { return assign[name] == spec.Index }
+		mine := 0
+		for _, s := range assign {
+			if s == spec.Index {
+				mine++
+			}
+		}
+		if mine == 0 {
+			return nil, badInputf("shard %s has no benchmarks (%d benchmarks over %d shards): use fewer shards", spec, len(names), spec.Count)
+		}
+		how := "by name hash (no baseline to balance costs)"
+		if c.Reference != nil {
+			how = "balanced by the baseline's timings"
+		}
+		fmt.Fprintf(e.stderr, "wirebench: shard %s of %d benchmarks, %s\n", spec, len(names), how)
 	}
 	benches, err := bench.Prepare(sel, bench.Codecs(), bench.Datasets())
 	if err != nil {
@@ -66,6 +115,9 @@ func measure(ctx context.Context, e *env, c runConfig) (*results.Results, error)
 	}
 	res := r.Results(bench.SuiteName, bench.CaptureEnv(e.getenv))
 	res.Settings.Filter = c.Filter
+	if !spec.Whole() {
+		res.Settings.Shard, res.Settings.Partition, res.Settings.SuiteSize = spec.String(), partition, suiteSize
+	}
 	return res, nil
 }
 
@@ -84,6 +136,12 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	}
 	if err := c.validate(); err != nil {
 		return err
+	}
+	if c.Shard != "" {
+		// The baseline, when there is one, balances the shards by cost.
+		if b, err := baseline.Load(baseline.DefaultPath, bench.SuiteName); err == nil {
+			c.Reference = b.Reference
+		}
 	}
 	switch c.Format {
 	case "table", "bench", "json":

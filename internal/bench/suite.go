@@ -44,6 +44,9 @@ func Name(op, codec, dataset string) string {
 type Selection struct {
 	// Filter is matched against benchmark names; nil matches all.
 	Filter *regexp.Regexp
+	// Only, when set, further restricts the run to the names it accepts
+	// (one shard of a partitioned suite).
+	Only func(name string) bool
 }
 
 // includesDataset reports whether a dataset takes part: default datasets
@@ -58,7 +61,25 @@ func (s Selection) includesDataset(d Dataset) bool {
 }
 
 func (s Selection) match(name string) bool {
-	return s.Filter == nil || s.Filter.MatchString(name)
+	return (s.Filter == nil || s.Filter.MatchString(name)) && (s.Only == nil || s.Only(name))
+}
+
+// Names lists the benchmarks sel selects, without preparing any.
+func Names(sel Selection, codecs []Codec, datasets []Dataset) []string {
+	var out []string
+	for _, d := range datasets {
+		if !sel.includesDataset(d) {
+			continue
+		}
+		for _, c := range codecs {
+			for _, op := range []string{OpSerialize, OpDeserialize} {
+				if n := Name(op, c.Name(), d.Name); sel.match(n) {
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Prepare builds the selected benchmarks of the suite: for every dataset

@@ -211,6 +211,15 @@ type Result struct {
 	Why string
 	// AA is the built-in A/A check of a paired run, nil otherwise.
 	AA *AACheck
+	// ShardShifts holds the speed shift of each shard when the candidate
+	// was merged from shards; Shift then summarises them.
+	ShardShifts []ShardShift
+}
+
+// ShardShift is one shard's speed shift.
+type ShardShift struct {
+	Shard int
+	Shift Shift
 }
 
 // Method is how timings were compared.
@@ -299,18 +308,13 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("the baseline is of suite %q and the candidate of suite %q: compare runs of the same suite", base.Suite, cand.Suite)
 	}
 	res := &Result{Options: opts, BaselineEnv: base.Env, CandidateEnv: cand.Env}
-	for _, d := range base.Env.Diff(cand.Env) {
-		if machineFields[d.Field] {
-			res.MachineDiffers = append(res.MachineDiffers, d)
-		} else {
-			res.OtherDiffers = append(res.OtherDiffers, d)
-		}
-	}
+	res.MachineDiffers, res.OtherDiffers = splitDiff(base.Env, cand.Env)
 
 	// Pair the benchmarks and units.
 	type pair struct {
 		name, unit string
 		b, c       []float64
+		shard      int
 	}
 	var pairs []pair
 	for _, cb := range cand.Benchmarks {
@@ -330,7 +334,7 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 			if m.Unit == results.UnitMBPerSec && hasNs {
 				continue // derived from ns/op: comparing it too would count one change twice
 			}
-			pairs = append(pairs, pair{cb.Name, m.Unit, bv, m.Values})
+			pairs = append(pairs, pair{cb.Name, m.Unit, bv, m.Values, cb.Shard})
 		}
 		if common == 0 {
 			res.UnitMismatch = append(res.UnitMismatch, cb.Name)
@@ -344,25 +348,6 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 	if len(pairs) == 0 {
 		return nil, fmt.Errorf("%w (the baseline has %d, the candidate %d; names must match, e.g. %s)", ErrNothingToCompare,
 			len(base.Benchmarks), len(cand.Benchmarks), exampleName(base, cand))
-	}
-
-	// Decide whether to normalise timings by the machine's speed shift.
-	normalize := false
-	reason := ""
-	switch opts.Normalize {
-	case NormalizeAlways:
-		normalize, reason = true, "requested (--normalize always)"
-	case NormalizeNever:
-		reason = "not requested (--normalize never)"
-	default:
-		if len(res.MachineDiffers) > 0 {
-			normalize, reason = true, "the two runs ran on different machines ("+diffFields(res.MachineDiffers)+")"
-		} else {
-			reason = "both runs ran on the same machine"
-			if base.Env.Machine == "" && cand.Env.Machine == "" {
-				reason = "neither run records its machine; assumed the same (use --normalize always if not)"
-			}
-		}
 	}
 
 	// First pass: estimate every noisy comparison.
@@ -384,31 +369,38 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("every benchmark has fewer than 2 samples on a side, so timings cannot be tested: run the suite with --samples 10 or more, or go test -bench with -count=10")
 	}
 
-	// The machine's speed shift, from the timings.
-	var timingRatios []float64
+	// The machine's speed shift, from the timings of each machine: the
+	// candidate's, or each shard's when the candidate was merged from the
+	// shards of a matrix (each shard ran on its own runner).
+	groups := map[int][]int{}
 	for _, i := range noisy {
-		c := &res.Comparisons[i]
-		if c.Unit == results.UnitNsPerOp && c.Note == "" && c.RawRatio > 0 && !math.IsInf(c.RawRatio, 0) {
-			timingRatios = append(timingRatios, c.RawRatio)
+		groups[pairs[i].shard] = append(groups[pairs[i].shard], i)
+	}
+	shifts := map[int]*Shift{}
+	for g, idx := range groups {
+		env := cand.Env
+		if g != 0 {
+			env = cand.ShardEnv(&results.Benchmark{Shard: g})
+		}
+		var ratios []float64
+		for _, i := range idx {
+			c := &res.Comparisons[i]
+			if c.Unit == results.UnitNsPerOp && c.Note == "" && c.RawRatio > 0 && !math.IsInf(c.RawRatio, 0) {
+				ratios = append(ratios, c.RawRatio)
+			}
+		}
+		if sh := speedShift(base.Env, env, ratios, opts); sh != nil {
+			shifts[g] = sh
+			if g != 0 {
+				res.ShardShifts = append(res.ShardShifts, ShardShift{Shard: g, Shift: *sh})
+			}
 		}
 	}
-	if len(timingRatios) > 0 {
-		sh := &Shift{N: len(timingRatios), Reason: reason}
-		if len(timingRatios) >= 2 {
-			if g, err := stats.GeoMean(timingRatios, opts.Confidence); err == nil {
-				sh.Estimate, sh.Lo, sh.Hi = g.Estimate, g.Lo, g.Hi
-			} else {
-				sh.Estimate, sh.Lo, sh.Hi = geoMean(timingRatios), math.NaN(), math.NaN()
-			}
-		} else {
-			sh.Estimate, sh.Lo, sh.Hi = timingRatios[0], math.NaN(), math.NaN()
-		}
-		if normalize && len(timingRatios) < 3 {
-			normalize = false
-			sh.Reason = reason + ", but fewer than 3 timings cannot separate it from real change, so timings are compared as measured"
-		}
-		sh.Applied = normalize
-		res.Shift = sh
+	sort.Slice(res.ShardShifts, func(i, j int) bool { return res.ShardShifts[i].Shard < res.ShardShifts[j].Shard })
+	if len(res.ShardShifts) == 0 {
+		res.Shift = shifts[0]
+	} else {
+		res.Shift = summarizeShardShifts(res.ShardShifts)
 	}
 
 	// Second pass: the tests, on normalised candidate samples if needed.
@@ -417,10 +409,10 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 		c := &res.Comparisons[i]
 		p := pairs[i]
 		cs := p.c
-		if normalize && c.Unit == results.UnitNsPerOp {
-			cs = scale(p.c, 1/res.Shift.Estimate)
+		if sh := shifts[p.shard]; sh != nil && sh.Applied && c.Unit == results.UnitNsPerOp {
+			cs = scale(p.c, 1/sh.Estimate)
 			c.Normalized = true
-			c.Ratio, c.Lo, c.Hi = c.RawRatio/res.Shift.Estimate, c.Lo/res.Shift.Estimate, c.Hi/res.Shift.Estimate
+			c.Ratio, c.Lo, c.Hi = c.RawRatio/sh.Estimate, c.Lo/sh.Estimate, c.Hi/sh.Estimate
 		}
 		if c.Note == "" {
 			if t, err := stats.MannWhitney(p.b, cs); err == nil {
@@ -447,6 +439,78 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 		judgeNoisy(c, pairs[i].b, pairs[i].c, opts, m)
 	}
 	return res, nil
+}
+
+// splitDiff separates the machine differences between two environments
+// from the others (Go and library versions).
+func splitDiff(base, cand results.Env) (machine, other []results.Difference) {
+	for _, d := range base.Diff(cand) {
+		if machineFields[d.Field] {
+			machine = append(machine, d)
+		} else {
+			other = append(other, d)
+		}
+	}
+	return machine, other
+}
+
+// speedShift estimates the speed shift between the baseline's machine and
+// the machine that measured ratios (the candidate's timing ratios), and
+// decides whether to judge those timings against it. nil when there are no
+// timings.
+func speedShift(baseEnv, candEnv results.Env, ratios []float64, opts Options) *Shift {
+	if len(ratios) == 0 {
+		return nil
+	}
+	machine, _ := splitDiff(baseEnv, candEnv)
+	normalize, reason := false, ""
+	switch opts.Normalize {
+	case NormalizeAlways:
+		normalize, reason = true, "requested (--normalize always)"
+	case NormalizeNever:
+		reason = "not requested (--normalize never)"
+	default:
+		switch {
+		case len(machine) > 0:
+			normalize, reason = true, "the two runs ran on different machines ("+diffFields(machine)+")"
+		case baseEnv.Machine == "" && candEnv.Machine == "":
+			reason = "neither run records its machine; assumed the same (use --normalize always if not)"
+		default:
+			reason = "both runs ran on the same machine"
+		}
+	}
+	sh := &Shift{N: len(ratios), Reason: reason}
+	sh.Estimate, sh.Lo, sh.Hi = geoMean(ratios), math.NaN(), math.NaN()
+	if len(ratios) >= 2 {
+		if g, err := stats.GeoMean(ratios, opts.Confidence); err == nil {
+			sh.Estimate, sh.Lo, sh.Hi = g.Estimate, g.Lo, g.Hi
+		}
+	}
+	if normalize && len(ratios) < 3 {
+		normalize = false
+		sh.Reason = reason + ", but fewer than 3 timings cannot separate it from real change, so timings are compared as measured"
+	}
+	sh.Applied = normalize
+	return sh
+}
+
+// summarizeShardShifts describes per-shard normalisation in one Shift: the
+// geometric mean of the shards' shifts, applied if any shard's was.
+func summarizeShardShifts(ss []ShardShift) *Shift {
+	var est []float64
+	applied := 0
+	n := 0
+	for _, s := range ss {
+		est = append(est, s.Shift.Estimate)
+		n += s.Shift.N
+		if s.Shift.Applied {
+			applied++
+		}
+	}
+	return &Shift{
+		Estimate: geoMean(est), Lo: math.NaN(), Hi: math.NaN(), N: n, Applied: applied > 0,
+		Reason: fmt.Sprintf("the candidate was merged from %d shards, each measured on its own runner, so the speed shift was estimated per shard and applied to %d of them", len(ss), applied),
+	}
 }
 
 func exampleName(base, cand *results.Results) string {

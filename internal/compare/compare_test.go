@@ -275,3 +275,48 @@ func TestZerosAndEqualSamples(t *testing.T) {
 		t.Errorf("all-equal timings: %+v, want unchanged with p=1", c)
 	}
 }
+
+// TestPerShardNormalisation: a candidate merged from two shards that ran
+// on machines 10% and 30% slower than the baseline's; one benchmark is
+// really 15% slower. Per-shard shifts flag only it; one global shift would
+// flag the 30% shard's benchmarks and miss nothing else.
+func TestPerShardNormalisation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	med := names(40)
+	base := run(rng, "m0", 15, 0.02, med, nil)
+	cand := results.New("default", results.Env{Machine: "merged"})
+	speed := map[int]float64{1: 1.1, 2: 1.3}
+	i := 0
+	for _, b := range base.Benchmarks {
+		shard := 1 + i%2
+		i++
+		f := speed[shard]
+		if b.Name == "BenchmarkX/c" {
+			f *= 1.15
+		}
+		nb := results.Benchmark{Name: b.Name, Shard: shard}
+		for range 15 {
+			nb.Add(results.UnitNsPerOp, med[b.Name]*f*math.Exp(0.02*rng.NormFloat64()))
+		}
+		cand.Benchmarks = append(cand.Benchmarks, nb)
+	}
+	cand.Shards = []results.ShardRun{{Index: 1, Count: 2, Env: results.Env{Machine: "m1"}}, {Index: 2, Count: 2, Env: results.Env{Machine: "m2"}}}
+	res, err := Compare(base, cand, Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.ShardShifts) != 2 || math.Abs(res.ShardShifts[0].Shift.Estimate-1.1) > 0.03 || math.Abs(res.ShardShifts[1].Shift.Estimate-1.3) > 0.04 {
+		t.Fatalf("shard shifts %+v, want ≈1.1 and ≈1.3", res.ShardShifts)
+	}
+	regs := res.Regressions()
+	if len(regs) != 1 || regs[0].Name != "BenchmarkX/c" {
+		var got []string
+		for _, r := range regs {
+			got = append(got, r.Name)
+		}
+		t.Errorf("regressions %v, want only BenchmarkX/c", got)
+	}
+	if res.Shift == nil || !res.Shift.Applied || !strings.Contains(res.Shift.Reason, "per shard") {
+		t.Errorf("summary shift %+v", res.Shift)
+	}
+}

@@ -38,6 +38,9 @@ type Results struct {
 	Env        Env         `json:"env"`
 	Settings   Settings    `json:"settings"`
 	Benchmarks []Benchmark `json:"benchmarks"`
+	// Shards is set on results merged from the shards of a matrix: one
+	// entry per shard; each benchmark's Shard says which measured it.
+	Shards []ShardRun `json:"shards,omitempty"`
 }
 
 // Settings records how a run was made, so it can be reproduced.
@@ -49,6 +52,23 @@ type Settings struct {
 	Source  string        `json:"source,omitempty"` // "wirebench" or "go test -bench"
 	Elapsed time.Duration `json:"elapsed_ns,omitempty"`
 	Rounds  int           `json:"rounds,omitempty"` // rounds completed (may be fewer than Samples when the budget ran out)
+	// Shard is "I/N" when this run measured one shard of a partitioned
+	// suite; Partition identifies the partition (every shard of one matrix
+	// run must agree on it) and SuiteSize is the number of benchmarks over
+	// all shards.
+	Shard     string `json:"shard,omitempty"`
+	Partition string `json:"partition,omitempty"`
+	SuiteSize int    `json:"suite_size,omitempty"`
+}
+
+// ShardRun records one shard of a merged run: which it was, where it ran
+// and how long it took.
+type ShardRun struct {
+	Index      int           `json:"index"`
+	Count      int           `json:"count"`
+	Env        Env           `json:"env"`
+	Benchmarks int           `json:"benchmarks"`
+	Elapsed    time.Duration `json:"elapsed_ns,omitempty"`
 }
 
 // Benchmark is the samples of one benchmark. Name is the full Go benchmark
@@ -61,6 +81,20 @@ type Benchmark struct {
 	// Iterations is the batch size behind each sample, in sample order.
 	Iterations []int64  `json:"iterations,omitempty"`
 	Metrics    []Metric `json:"metrics"`
+	// Shard is the index of the shard that measured this benchmark, in
+	// merged results; 0 otherwise.
+	Shard int `json:"shard,omitempty"`
+}
+
+// ShardEnv returns the environment the benchmark was measured in: its
+// shard's in merged results, r.Env otherwise.
+func (r *Results) ShardEnv(b *Benchmark) Env {
+	for _, s := range r.Shards {
+		if s.Index == b.Shard {
+			return s.Env
+		}
+	}
+	return r.Env
 }
 
 // Metric is the samples of one unit. An exact metric (encoded size) may
