@@ -29,7 +29,11 @@ type actionConfig struct {
 	BaselineBranch string
 	Comment        string
 	BenchmarkFile  string
-	History        int
+	// MergePath holds the shards' results (downloaded artifacts) in mode
+	// merge; MergePartial allows missing shards.
+	MergePath    string
+	MergePartial bool
+	History      int
 	Run            runConfig
 	Compare        compareConfig
 }
@@ -50,13 +54,22 @@ func readInputs(gha *githubactions.Action) (actionConfig, error) {
 		BaselineBranch: gha.GetInput("baseline-branch"),
 		Comment:        in("comment", "always"),
 		BenchmarkFile:  gha.GetInput("benchmark-file"),
+		MergePath:      gha.GetInput("merge-path"),
+		MergePartial:   gha.GetInput("merge-partial") == "true",
 	}
+	c.Run.Shard = gha.GetInput("shard")
 	var errs []error
 	bad := func(input, value, want string) {
 		errs = append(errs, fmt.Errorf("input %s: %q is not valid: %s", input, value, want))
 	}
-	if !oneOf(c.Mode, "auto", "check", "update", "run", "compare") {
-		bad("mode", c.Mode, "use auto, check, update, run or compare")
+	if !oneOf(c.Mode, "auto", "check", "update", "run", "compare", "merge") {
+		bad("mode", c.Mode, "use auto, check, update, run, compare or merge")
+	}
+	if c.Mode == "merge" && c.MergePath == "" {
+		errs = append(errs, errors.New("input merge-path: mode merge needs the directory holding the shards' results (the downloaded artifacts)"))
+	}
+	if c.Mode == "merge" && c.Run.Shard != "" {
+		errs = append(errs, errors.New("inputs shard and mode merge exclude each other: shards measure, one merge job merges"))
 	}
 	if !oneOf(c.Comment, "always", "on-change", "never") {
 		bad("comment", c.Comment, "use always, on-change or never")
@@ -172,8 +185,18 @@ func orDash(s string) string {
 // resolveMode turns auto into the job the event calls for.
 func (a *actionRun) resolveMode() string {
 	m := a.cfg.Mode
+	if m == "merge" {
+		// The merge job does what the event calls for, on the merged
+		// results: only it comments and refreshes the baseline.
+		m = "auto"
+	}
 	if m != "auto" {
 		return m
+	}
+	if a.cfg.Run.Shard != "" {
+		a.notes = append(a.notes, fmt.Sprintf("Shard %s: this job only measures; the merge job compares, comments and refreshes the baseline.", a.cfg.Run.Shard))
+		a.gha.Noticef("%s", a.notes[len(a.notes)-1])
+		return "run"
 	}
 	switch {
 	case a.ev.IsPullRequest():
@@ -200,8 +223,17 @@ func (a *actionRun) baselineBranch() string {
 	return "main"
 }
 
-// candidate measures the suite, or reads the user's benchmark file.
+// candidate measures the suite, merges the shards' results, or reads the
+// user's benchmark file.
 func (a *actionRun) candidate(ctx context.Context) (*results.Results, error) {
+	if a.cfg.MergePath != "" {
+		r, note, err := mergeShards([]string{a.cfg.MergePath}, a.cfg.MergePartial)
+		if err != nil {
+			return nil, err
+		}
+		a.notes = append(a.notes, note)
+		return r, nil
+	}
 	if a.cfg.BenchmarkFile != "" {
 		r, err := results.Load(a.cfg.BenchmarkFile)
 		if err != nil {
@@ -479,6 +511,16 @@ func orEmpty(b *baseline.Baseline) *baseline.Baseline {
 
 // run only measures and reports.
 func (a *actionRun) run(ctx context.Context) error {
+	if a.cfg.Run.Shard != "" {
+		// Every shard reads the same baseline, so all compute the same
+		// cost-balanced partition.
+		b, _, err := a.loadBaseline(ctx)
+		if err != nil {
+			a.gha.Warningf("shards are balanced by name only: %v", err)
+		} else if b != nil {
+			a.cfg.Run.Reference = b.Reference
+		}
+	}
 	cand, err := a.candidate(ctx)
 	if err != nil {
 		return err
