@@ -34,8 +34,8 @@ type actionConfig struct {
 	MergePath    string
 	MergePartial bool
 	History      int
-	Run            runConfig
-	Compare        compareConfig
+	Run          runConfig
+	Compare      compareConfig
 }
 
 // readInputs parses the action's inputs. Every bad input is named with the
