@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -157,6 +158,11 @@ func cmdAction(ctx context.Context, e *env) error {
 		return badInput{err}
 	}
 	a := &actionRun{e: e, gha: gha, cfg: cfg, ev: ev, outDir: defaultOutDir}
+	// Fail in a second, not after the measurement, if the workspace is
+	// not writable (e.g. an image built with a USER line).
+	if err := os.MkdirAll(a.outDir, 0o755); err != nil {
+		return fmt.Errorf("cannot write results to the workspace (%v): the container must run as root, as Docker actions do", err)
+	}
 	if cfg.Token != "" && ev.Owner != "" {
 		a.api, err = githubapi.New(githubapi.Options{BaseURL: e.getenv("GITHUB_API_URL"), Token: cfg.Token})
 		if err != nil {
@@ -434,7 +440,11 @@ func (a *actionRun) annotate(res *compare.Result) {
 			a.gha.Errorf("… and %d more regressions: see the job summary", len(regs)-10)
 			break
 		}
-		a.gha.WithFieldsMap(map[string]string{"title": "wirebench regression"}).Errorf("%s %s: %s → %s (%+.1f%%)",
+		annotate := a.gha.WithFieldsMap(map[string]string{"title": "wirebench regression"}).Errorf
+		if a.cfg.Compare.FailOn == compare.FailOnNever || c.Unconfirmed {
+			annotate = a.gha.WithFieldsMap(map[string]string{"title": "wirebench regression (not enforced)"}).Warningf
+		}
+		annotate("%s %s: %s → %s (%+.1f%%)",
 			c.Name, c.Unit, report.FormatValue(c.Baseline.Median, c.Unit), report.FormatValue(c.Candidate.Median, c.Unit), 100*c.Change())
 	}
 }
@@ -485,21 +495,38 @@ func (a *actionRun) update(ctx context.Context) error {
 		}
 		where = fmt.Sprintf("%s on branch %s (commit %s)", path, branch, shortSHA(commit))
 	}
-	line := fmt.Sprintf("Baseline updated: %s, %d benchmarks, %d runs in its history.", where, len(cand.Benchmarks), len(stored.History))
+	line := fmt.Sprintf("Baseline updated: %s, %d benchmarks, %s in its history.", where, len(cand.Benchmarks), plural(len(stored.History), "run"))
 	a.gha.Infof("wirebench: %s", line)
 	var sb strings.Builder
 	sb.WriteString("### wirebench: baseline updated\n\n" + line + "\n\n```\n")
 	report.RunTable(&sb, cand)
 	sb.WriteString("```\n")
-	a.summary(sb.String())
+	return a.finishRun(sb.String(), "updated", resultsPath)
+}
+
+// finishRun writes the report of a run that compared nothing (update,
+// run) to the report file and the job summary, and sets the outputs.
+func (a *actionRun) finishRun(md, verdict, resultsPath string) error {
+	reportPath := a.path("report.md")
+	if err := results.WriteFileAtomic(reportPath, []byte(md)); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	a.summary(md)
 	if a.e.getenv("GITHUB_OUTPUT") != "" {
-		a.gha.SetOutput("verdict", "updated")
+		a.gha.SetOutput("verdict", verdict)
 		a.gha.SetOutput("regressions", "0")
 		a.gha.SetOutput("improvements", "0")
 		a.gha.SetOutput("results-path", resultsPath)
-		a.gha.SetOutput("report-path", "")
+		a.gha.SetOutput("report-path", reportPath)
 	}
 	return nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 func orEmpty(b *baseline.Baseline) *baseline.Baseline {
@@ -537,14 +564,6 @@ func (a *actionRun) run(ctx context.Context) error {
 	sb.WriteString("```\n")
 	report.RunTable(&sb, cand)
 	sb.WriteString("```\n")
-	a.summary(sb.String())
 	report.RunTable(a.e.stdout, cand)
-	if a.e.getenv("GITHUB_OUTPUT") != "" {
-		a.gha.SetOutput("verdict", "measured")
-		a.gha.SetOutput("regressions", "0")
-		a.gha.SetOutput("improvements", "0")
-		a.gha.SetOutput("results-path", resultsPath)
-		a.gha.SetOutput("report-path", "")
-	}
-	return nil
+	return a.finishRun(sb.String(), "measured", resultsPath)
 }

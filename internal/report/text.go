@@ -61,7 +61,11 @@ func Text(w io.Writer, r *compare.Result) error {
 		}
 		detail := pValue(c)
 		if c.Verdict == compare.Inconclusive && !math.IsNaN(c.MDE) {
-			detail += "; could detect " + mdeText(c.MDE)
+			if math.IsInf(c.MDE, 1) {
+				detail += "; " + mdeText(c.MDE)
+			} else {
+				detail += "; could detect " + mdeText(c.MDE)
+			}
 			if c.SamplesNeeded > 0 {
 				detail += fmt.Sprintf(", %d samples a side would resolve it", c.SamplesNeeded)
 			}
