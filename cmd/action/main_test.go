@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// wb runs Main in dir with args and returns the exit status and output.
+func wb(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	old, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(old)
+	var stdout, stderr bytes.Buffer
+	code := Main(context.Background(), args, strings.NewReader(""), &stdout, &stderr, func(string) string { return "" })
+	return code, stdout.String(), stderr.String()
+}
+
+// benchText writes Go benchmark output with n samples per benchmark, ns/op
+// drawn around the given medians with 2% noise.
+func benchText(t *testing.T, path string, n int, medians map[string]float64, seed uint64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var b strings.Builder
+	b.WriteString("goos: linux\ngoarch: amd64\npkg: example.com/codec\ncpu: Test CPU\n")
+	for i := 0; i < n; i++ {
+		for name, m := range medians {
+			fmt.Fprintf(&b, "%s-2\t1000\t%.2f ns/op\t64 B/op\t2 allocs/op\n", name, m*(1+0.02*rng.NormFloat64()))
+		}
+	}
+	b.WriteString("PASS\n")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCompareCommand(t *testing.T) {
+	dir := t.TempDir()
+	base := map[string]float64{"BenchmarkEncode": 1000, "BenchmarkDecode": 2000, "BenchmarkSize": 500}
+	slow := map[string]float64{"BenchmarkEncode": 1200, "BenchmarkDecode": 2000, "BenchmarkSize": 500}
+	benchText(t, filepath.Join(dir, "old.txt"), 10, base, 1)
+	benchText(t, filepath.Join(dir, "same.txt"), 10, base, 2)
+	benchText(t, filepath.Join(dir, "slow.txt"), 10, slow, 3)
+	os.WriteFile(filepath.Join(dir, "empty.txt"), nil, 0o644)
+	os.WriteFile(filepath.Join(dir, "garbage.txt"), []byte("BenchmarkX 10 lots ns/op\n"), 0o644)
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		contains string
+	}{
+		{"same code passes", []string{"compare", "old.txt", "same.txt"}, 0, "0 regressions"},
+		{"20% slower fails", []string{"compare", "old.txt", "slow.txt"}, 1, "regression"},
+		{"fail-on never", []string{"compare", "--fail-on", "never", "old.txt", "slow.txt"}, 0, "regression"},
+		{"json", []string{"compare", "--format", "json", "old.txt", "slow.txt"}, 1, `"p_adjusted"`},
+		{"markdown", []string{"compare", "--format", "markdown", "old.txt", "slow.txt"}, 1, "### "},
+		{"empty file", []string{"compare", "old.txt", "empty.txt"}, 2, "empty.txt is empty"},
+		{"garbage", []string{"compare", "old.txt", "garbage.txt"}, 2, "garbage.txt:1"},
+		{"missing file", []string{"compare", "old.txt", "nope.txt"}, 2, "nope.txt"},
+		{"one argument", []string{"compare", "old.txt"}, 2, "needs two files"},
+		{"bad threshold", []string{"compare", "--threshold", "5", "old.txt", "same.txt"}, 2, "ambiguous"},
+		{"bad alpha", []string{"compare", "--alpha", "2", "old.txt", "same.txt"}, 2, "alpha"},
+		{"unknown command", []string{"frobnicate"}, 2, "unknown command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := wb(t, dir, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, out, errOut)
+			}
+			if !strings.Contains(out+errOut, tt.contains) {
+				t.Errorf("output lacks %q\nstdout:\n%s\nstderr:\n%s", tt.contains, out, errOut)
+			}
+			if code == 2 && strings.Count(strings.TrimSpace(errOut), "\n") > 0 && !strings.Contains(errOut, "Usage") && !strings.Contains(errOut, "usage") {
+				t.Errorf("bad input gave more than one line:\n%s", errOut)
+			}
+		})
+	}
+	// The JSON format is machine-readable.
+	_, out, _ := wb(t, dir, "compare", "--format", "json", "old.txt", "slow.txt")
+	var doc struct {
+		Verdict     string `json:"verdict"`
+		Comparisons []struct {
+			Name    string `json:"name"`
+			Unit    string `json:"unit"`
+			Verdict string `json:"verdict"`
+		} `json:"comparisons"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Verdict != "fail" {
+		t.Fatalf("json: %v, verdict %q", err, doc.Verdict)
+	}
+}
+
+// TestCheckAndUpdate runs the local workflow on a few real benchmarks:
+// update twice then check passes with two history entries; a baseline
+// whose encoded size is smaller than the real one fails the check; a
+// truncated baseline is one clear error and is left untouched.
+func TestCheckAndUpdate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures")
+	}
+	dir := t.TempDir()
+	run := []string{"--filter", "codec=(protobuf|raw)/dataset=small$", "--samples", "5", "--budget", "1s"}
+	for i := 1; i <= 2; i++ {
+		code, out, errOut := wb(t, dir, append([]string{"update"}, run...)...)
+		if code != 0 || !strings.Contains(out, fmt.Sprintf("%d run", i)) {
+			t.Fatalf("update %d: exit %d\n%s\n%s", i, code, out, errOut)
+		}
+	}
+	code, out, errOut := wb(t, dir, append([]string{"check"}, run...)...)
+	if code != 0 {
+		t.Fatalf("check on the same code: exit %d\n%s\n%s", code, out, errOut)
+	}
+	path := filepath.Join(dir, "baseline", "default.json")
+	data, _ := os.ReadFile(path)
+	var b map[string]any
+	if err := json.Unmarshal(data, &b); err != nil {
+		t.Fatal(err)
+	}
+	if h := b["history"].([]any); len(h) != 2 {
+		t.Errorf("history has %d entries, want 2", len(h))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "wirebench-results", "report.md")); err != nil {
+		t.Errorf("no report: %v", err)
+	}
+
+	// Make the stored protobuf/small size smaller than the real 26 bytes.
+	bl, err := baseline.Decode(path, data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := bl.Reference.Lookup("BenchmarkSerialize/codec=protobuf/dataset=small").Metric(results.UnitBytesPerMsg)
+	if len(sizes) != 1 || sizes[0] != 26 {
+		t.Fatalf("stored size %v, want [26]", sizes)
+	}
+	sizes[0] = 20
+	edited, err := bl.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "edited.json"), edited, 0o644)
+	code, out, errOut = wb(t, dir, append([]string{"check", "--baseline", "edited.json"}, run...)...)
+	if code != 1 || !strings.Contains(out, "B/msg") || !strings.Contains(out, "protobuf") {
+		t.Errorf("size regression: exit %d, want 1 naming protobuf B/msg\n%s\n%s", code, out, errOut)
+	}
+
+	os.WriteFile(filepath.Join(dir, "cut.json"), data[:len(data)/3], 0o644)
+	before, _ := os.ReadFile(filepath.Join(dir, "cut.json"))
+	code, out, errOut = wb(t, dir, append([]string{"check", "--baseline", "cut.json"}, run...)...)
+	after, _ := os.ReadFile(filepath.Join(dir, "cut.json"))
+	if code != 2 || !strings.Contains(errOut, "cut.json") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !bytes.Equal(before, after) {
+		t.Errorf("truncated baseline: exit %d, stderr %q, file untouched %v", code, errOut, bytes.Equal(before, after))
+	}
+	code, _, errOut = wb(t, dir, append([]string{"update", "--baseline", "cut.json"}, run...)...)
+	after, _ = os.ReadFile(filepath.Join(dir, "cut.json"))
+	if code != 2 || !bytes.Equal(before, after) {
+		t.Errorf("update over a truncated baseline: exit %d (%s), file untouched %v", code, errOut, bytes.Equal(before, after))
+	}
+}
