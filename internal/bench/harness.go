@@ -95,9 +95,18 @@ func gcOff() (restore func()) {
 // garbage is not collected on another's time, and a collection cycle does
 // not land inside some samples and not others); the settings are restored
 // afterwards.
+//
+// One untimed operation runs first: it refills what the collection emptied
+// (sync.Pool caches that encoders keep), so the batch's allocation counts
+// are per operation and do not depend on how many operations the batch
+// holds — otherwise two runs that sized their batches differently would
+// differ in allocs/op with the code unchanged.
 func (b *Benchmark) Measure(n int) (Sample, error) {
 	runtime.GC()
 	defer gcOff()()
+	if err := b.loop(1); err != nil {
+		return Sample{}, fmt.Errorf("%s: %w", b.Name, err)
+	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	start := time.Now()

@@ -486,6 +486,17 @@ func speedShift(baseEnv, candEnv results.Env, ratios []float64, opts Options) *S
 			sh.Estimate, sh.Lo, sh.Hi = g.Estimate, g.Lo, g.Hi
 		}
 	}
+	// The same machine at another time can be another machine: a busy
+	// neighbour or a throttled CPU moves every timing alike. When the
+	// whole run moved by more than the threshold with confidence, that is
+	// far more likely the machine than a change that slows every
+	// benchmark equally, so auto normalises then too, and says so.
+	if opts.Normalize == NormalizeAuto && !normalize && len(ratios) >= 3 &&
+		(sh.Lo > 1+opts.Threshold || sh.Hi < 1-opts.Threshold) {
+		normalize = true
+		reason += fmt.Sprintf(", but every timing moved together by ×%.2f [%.2f, %.2f], beyond the ±%.0f%% threshold: the machine's speed changed between the runs (load or throttling), so timings were judged relative to that shift; a change that slows every benchmark alike cannot be told apart from it", sh.Estimate, sh.Lo, sh.Hi, 100*opts.Threshold)
+		sh.Reason = reason
+	}
 	if normalize && len(ratios) < 3 {
 		normalize = false
 		sh.Reason = reason + ", but fewer than 3 timings cannot separate it from real change, so timings are compared as measured"

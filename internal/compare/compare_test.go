@@ -320,3 +320,31 @@ func TestPerShardNormalisation(t *testing.T) {
 		t.Errorf("summary shift %+v", res.Shift)
 	}
 }
+
+// TestSameMachineShiftNormalised: on the same machine, a run during which
+// the machine was 40% slower throughout is judged against that shift (no
+// false alarms); a shift within the threshold is left alone.
+func TestSameMachineShiftNormalised(t *testing.T) {
+	for _, tt := range []struct {
+		speed   float64
+		applied bool
+	}{{1.4, true}, {1.02, false}} {
+		rng := rand.New(rand.NewPCG(21, 22))
+		med := names(30)
+		base := run(rng, "m1", 15, 0.02, med, nil)
+		cm := map[string]float64{}
+		for k, v := range med {
+			cm[k] = v * tt.speed
+		}
+		res, err := Compare(base, run(rng, "m1", 15, 0.02, cm, nil), Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Shift.Applied != tt.applied {
+			t.Errorf("speed %v: shift applied %v, want %v (%s)", tt.speed, res.Shift.Applied, tt.applied, res.Shift.Reason)
+		}
+		if n := res.Count(Regression); n != 0 {
+			t.Errorf("speed %v: %d regressions on an unchanged suite", tt.speed, n)
+		}
+	}
+}
