@@ -330,7 +330,9 @@ func (a *actionRun) check(ctx context.Context) error {
 	if base == nil {
 		in.Notes = append(in.Notes, fmt.Sprintf("No baseline yet (%s): this run passes and is not compared. A push to %s with mode auto creates the baseline.", src, a.baselineBranch()))
 	} else {
-		res, err = compare.Compare(base.Reference, cand, a.cfg.Compare.Options)
+		opts := a.cfg.Compare.Options
+		opts.BetweenRun = &compare.Noise{Spread: base.BetweenRunNoise()}
+		res, err = compare.Compare(base.Reference, cand, opts)
 		if err != nil {
 			return badInputf("compare with the baseline (%s): %v", src, err)
 		}

@@ -87,7 +87,9 @@ func check(ctx context.Context, e *env, c checkConfig) error {
 		fmt.Fprintf(e.stdout, "no baseline yet at %s: the check passes; `go run ./cmd/action update` creates one\n", c.Baseline)
 		return report.RunTable(e.stdout, cand)
 	}
-	res, err := compare.Compare(base.Reference, cand, c.Compare.Options)
+	opts := c.Compare.Options
+	opts.BetweenRun = &compare.Noise{Spread: base.BetweenRunNoise()}
+	res, err := compare.Compare(base.Reference, cand, opts)
 	if err != nil {
 		return badInputf("compare with %s: %v", c.Baseline, err)
 	}

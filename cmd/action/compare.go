@@ -43,7 +43,11 @@ func cmdCompare(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := compare.Compare(base, cand, c.Options)
+	opts := c.Options
+	if len(history) > 0 {
+		opts.BetweenRun = &compare.Noise{Spread: (&baseline.Baseline{History: history}).BetweenRunNoise()}
+	}
+	res, err := compare.Compare(base, cand, opts)
 	if err != nil {
 		return badInputf("compare %s with %s: %v", fs.Arg(0), fs.Arg(1), err)
 	}

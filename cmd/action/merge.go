@@ -107,7 +107,9 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return badInput{err}
 	}
-	res, err := compare.Compare(base.Reference, merged, cc.Options)
+	opts := cc.Options
+	opts.BetweenRun = &compare.Noise{Spread: base.BetweenRunNoise()}
+	res, err := compare.Compare(base.Reference, merged, opts)
 	if err != nil {
 		return badInputf("compare with %s: %v", *basePath, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"slices"
 	"sort"
@@ -210,4 +211,59 @@ func (b *Baseline) Save(path string) error {
 		return err
 	}
 	return results.WriteFileAtomic(path, data)
+}
+
+// MinNoiseHistory is the number of history entries BetweenRunNoise needs.
+const MinNoiseHistory = 5
+
+// BetweenRunNoise estimates, for every benchmark's ns/op, how much its
+// median moves from run to run with the code unchanged or nearly so: the
+// robust standard deviation (1.4826 × MAD) of the log of its median in each
+// history entry, after removing that entry's global speed shift (the
+// geometric mean over all benchmarks of the entry's medians relative to
+// the newest entry's), so a faster or slower runner does not count as
+// noise. Samples within one run cannot see this variance — a neighbour
+// that slowed one benchmark for a whole run looks like a real change to a
+// within-run test — so comparisons raise their threshold to it. It returns
+// nil when the history has fewer than MinNoiseHistory entries.
+func (b *Baseline) BetweenRunNoise() map[string]float64 {
+	if len(b.History) < MinNoiseHistory {
+		return nil
+	}
+	ref := b.History[len(b.History)-1].Medians
+	// Per entry, the log ratios to the reference entry and their mean.
+	type point struct {
+		name string
+		lr   float64
+	}
+	residuals := map[string][]float64{}
+	for _, e := range b.History {
+		var pts []point
+		sum := 0.0
+		for name, units := range e.Medians {
+			m, r := units[results.UnitNsPerOp], ref[name][results.UnitNsPerOp]
+			if m > 0 && r > 0 {
+				lr := math.Log(m / r)
+				pts = append(pts, point{name, lr})
+				sum += lr
+			}
+		}
+		if len(pts) < 3 {
+			continue
+		}
+		shift := sum / float64(len(pts))
+		for _, p := range pts {
+			residuals[p.name] = append(residuals[p.name], p.lr-shift)
+		}
+	}
+	out := map[string]float64{}
+	for name, r := range residuals {
+		if len(r) < MinNoiseHistory {
+			continue
+		}
+		if s, err := stats.MAD(r); err == nil {
+			out[name] = s
+		}
+	}
+	return out
 }

@@ -129,3 +129,26 @@ func TestLoadErrors(t *testing.T) {
 		t.Errorf("missing file: %v, want ErrNotExist", err)
 	}
 }
+
+func TestBetweenRunNoise(t *testing.T) {
+	mk := func(i int, noisy, quiet, speed float64) *results.Results {
+		r := results.New("default", results.Env{Time: t0.Add(time.Duration(i) * time.Hour)})
+		for name, v := range map[string]float64{"BenchmarkNoisy": noisy, "BenchmarkQuiet": quiet, "BenchmarkOther": 300} {
+			r.Benchmarks = append(r.Benchmarks, results.Benchmark{Name: name, Metrics: []results.Metric{{Unit: results.UnitNsPerOp, Values: []float64{v * speed}}}})
+		}
+		return r
+	}
+	b := New(mk(0, 100, 200, 1), "")
+	if b.BetweenRunNoise() != nil {
+		t.Error("noise from one entry")
+	}
+	// The runner's speed varies by up to 30%; the noisy benchmark also
+	// moves ±10% on its own.
+	for i, v := range []struct{ noisy, speed float64 }{{110, 1.3}, {90, 0.8}, {105, 1.1}, {95, 1}, {110, 1.2}, {90, 0.9}} {
+		b.Add(mk(i+1, v.noisy, 200, v.speed), "", 50)
+	}
+	n := b.BetweenRunNoise()
+	if !(n["BenchmarkNoisy"] > 0.05 && n["BenchmarkQuiet"] < 0.05) {
+		t.Errorf("noise %v: want the noisy benchmark above 5%% and the quiet one below, the runner's speed removed", n)
+	}
+}

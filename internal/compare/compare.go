@@ -95,6 +95,17 @@ type Options struct {
 	// Normalize decides when timings are judged against the machine's
 	// global speed shift. Default auto.
 	Normalize Normalize
+	// BetweenRun is the between-run noise of the timings, from the
+	// baseline's history; nil when unknown.
+	BetweenRun *Noise `json:"-"`
+}
+
+// Noise maps a benchmark name to the between-run noise of its ns/op: a
+// log-scale standard deviation (see baseline.BetweenRunNoise). A timing
+// must change by more than three times that noise, as well as by the
+// threshold, to count.
+type Noise struct {
+	Spread map[string]float64
 }
 
 // Defaults returns the default options.
@@ -174,6 +185,10 @@ type Comparison struct {
 	// Unconfirmed is set on a regression that did not reproduce when
 	// re-measured: it is reported, not enforced.
 	Unconfirmed bool
+	// Threshold, when not zero, is the threshold this comparison was
+	// judged by instead of Options.Threshold: raised to three times the
+	// benchmark's between-run noise in the baseline's history.
+	Threshold float64
 }
 
 // Change is the relative change, Ratio-1 (0.05 = +5%).
@@ -636,8 +651,22 @@ func estimate(c *Comparison, b, n []float64, opts Options) {
 	c.RawRatio = c.Ratio
 }
 
+func (n *Noise) spread(name string) (float64, bool) {
+	if n == nil {
+		return 0, false
+	}
+	s, ok := n.Spread[name]
+	return s, ok
+}
+
 func judgeNoisy(c *Comparison, b, n []float64, opts Options, m int) {
 	t := opts.Threshold
+	if s, ok := opts.BetweenRun.spread(c.Name); ok && c.Unit == results.UnitNsPerOp {
+		if raised := math.Expm1(3 * s); raised > t {
+			t = raised
+			c.Threshold = raised
+		}
+	}
 	if c.Note != "" || math.IsNaN(c.PAdjusted) {
 		c.Verdict = Inconclusive
 		return
@@ -676,6 +705,9 @@ func judgeNoisy(c *Comparison, b, n []float64, opts Options, m int) {
 	}
 	if c.Verdict == Inconclusive && c.Note == "" && significant {
 		c.Note = fmt.Sprintf("a significant change of %+.1f%%, but its interval reaches past the ±%.0f%% threshold", 100*(c.Ratio-1), 100*t)
+	}
+	if c.Threshold > 0 && c.Note == "" {
+		c.Note = fmt.Sprintf("threshold raised to ±%.0f%%: this benchmark's median moves that much between runs in the baseline's history", 100*c.Threshold)
 	}
 }
 

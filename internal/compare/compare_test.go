@@ -348,3 +348,32 @@ func TestSameMachineShiftNormalised(t *testing.T) {
 		}
 	}
 }
+
+// TestBetweenRunNoiseRaisesThreshold: a 12% change of a benchmark whose
+// median moves ±6% between runs (history) is not a regression; the same
+// change of a quiet benchmark is.
+func TestBetweenRunNoiseRaisesThreshold(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	med := names(10)
+	base := run(rng, "m1", 15, 0.01, med, nil)
+	cm := map[string]float64{}
+	for k, v := range med {
+		cm[k] = v
+	}
+	cm["BenchmarkX/a"] *= 1.12
+	cm["BenchmarkX/b"] *= 1.12
+	cand := run(rng, "m1", 15, 0.01, cm, nil)
+	o := Defaults()
+	o.BetweenRun = &Noise{Spread: map[string]float64{"BenchmarkX/a": 0.06, "BenchmarkX/b": 0.005}}
+	res, err := Compare(base, cand, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := find(t, res, "BenchmarkX/a", results.UnitNsPerOp), find(t, res, "BenchmarkX/b", results.UnitNsPerOp)
+	if a.Verdict == Regression || math.Abs(a.Threshold-math.Expm1(0.18)) > 1e-9 || !strings.Contains(a.Note, "between runs") {
+		t.Errorf("noisy benchmark: %s threshold %.3f note %q", a.Verdict, a.Threshold, a.Note)
+	}
+	if b.Verdict != Regression || b.Threshold != 0 {
+		t.Errorf("quiet benchmark: %s threshold %.3f", b.Verdict, b.Threshold)
+	}
+}
