@@ -316,10 +316,20 @@ func (a *actionRun) check(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cand, err := a.candidate(ctx)
-	if err != nil {
+	// ---- same-runner A/B (cmd/action/ab.go, docs/ab-mode.md) ----
+	// On a pull request with a checkout of the base commit (input
+	// base-path), both builds are measured here, interleaved, instead of
+	// comparing with the stored baseline, which still supplies the
+	// history; otherwise the stored baseline is used and the report says
+	// why.
+	abOut, why := a.sameRunnerAB(ctx)
+	var cand *results.Results
+	if abOut != nil {
+		cand = abOut.Head
+	} else if cand, err = a.candidate(ctx); err != nil {
 		return err
 	}
+	// ---- end same-runner A/B ----
 	resultsPath, reportPath := a.path("results.json"), a.path("report.md")
 	if err := cand.WriteFile(resultsPath); err != nil {
 		return err
@@ -327,7 +337,20 @@ func (a *actionRun) check(ctx context.Context) error {
 	in := report.Input{Candidate: cand, BaselineSource: src, Title: a.title(), FailOn: a.cfg.Compare.FailOn, Notes: a.notes, Details: a.runURL()}
 	verdict := "no-baseline"
 	var res *compare.Result
-	if base == nil {
+	if abOut != nil { // same-runner A/B
+		res = abOut.Result
+		in.Result, in.BaselineSource = res, "the base build at "+a.gha.GetInput("base-path")
+		if base != nil {
+			in.History = base.History
+		}
+		verdict = "pass"
+		if res.Failed(a.cfg.Compare.FailOn) {
+			verdict = "fail"
+		}
+	} else if base == nil {
+		if why != "" { // same-runner A/B: why not
+			in.Notes = append(in.Notes, "Stored-baseline comparison: "+why+".")
+		}
 		in.Notes = append(in.Notes, fmt.Sprintf("No baseline yet (%s): this run passes and is not compared. A push to %s with mode auto creates the baseline.", src, a.baselineBranch()))
 	} else {
 		opts := a.cfg.Compare.Options
@@ -336,6 +359,7 @@ func (a *actionRun) check(ctx context.Context) error {
 		if err != nil {
 			return badInputf("compare with the baseline (%s): %v", src, err)
 		}
+		res.Why = why // same-runner A/B: why the stored baseline was used
 		in.Result, in.History = res, base.History
 		verdict = "pass"
 		if res.Failed(a.cfg.Compare.FailOn) {

@@ -70,6 +70,10 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		err = cmdCheck(ctx, e, args)
 	case "update":
 		err = cmdUpdate(ctx, e, args)
+	case "worker":
+		err = cmdWorker(ctx, e, args)
+	case "ab":
+		err = cmdAB(ctx, e, args)
 	case "merge":
 		err = cmdMerge(ctx, e, args)
 	case "help", "-h", "-help", "--help":

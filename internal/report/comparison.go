@@ -27,6 +27,12 @@ func comparisonDocument(in Input) *document {
 	d := &document{shortened: shortenedNotice(in.Details)}
 	d.add(headline(r, in.FailOn) + "\n\n")
 	d.add(summaryText(in) + "\n\n")
+	if s := methodSentence(r, false); s != "" {
+		d.add(s + "\n\n")
+	}
+	if s := aaSentence(r, false); s != "" {
+		d.add(s + "\n\n")
+	}
 	d.add(notesText(in.Notes))
 	d.addNotice()
 	if len(r.Missing) > 0 {
@@ -75,7 +81,7 @@ func headline(r *compare.Result, failOn compare.FailOn) string {
 		parts = append(parts, plural(reg, "regression", "regressions"))
 	case reg > 0:
 		mark = "⚠️"
-		parts = append(parts, plural(reg, "regression", "regressions")+" (not failing: fail-on "+escapeInline(string(failOn))+")")
+		parts = append(parts, plural(reg, "regression", "regressions")+" (not failing: "+notFailingReason(r, failOn)+")")
 	default:
 		mark = "✅"
 		parts = append(parts, "No regressions")
@@ -128,14 +134,18 @@ func summaryText(in Input) string {
 	if in.Title != "" {
 		b.WriteString("**" + escapeInline(in.Title) + "** — ")
 	}
-	b.WriteString(pick(in.Title == "", "This run", "this run") + revision(r.CandidateEnv) + " against the baseline" + revision(r.BaselineEnv))
+	b.WriteString(pick(in.Title == "", "This run", "this run") + revision(r.CandidateEnv) + pick(paired(r), " against the base build", " against the baseline") + revision(r.BaselineEnv))
 	if in.BaselineSource != "" {
 		b.WriteString(" from " + escapeInline(in.BaselineSource))
 	}
 	fmt.Fprintf(&b, ": %s, %s (one per benchmark and metric). ",
 		plural(benchmarkCount(r.Comparisons), "benchmark", "benchmarks"), plural(len(r.Comparisons), "comparison", "comparisons"))
-	fmt.Fprintf(&b, "A timing counts as changed when the Mann–Whitney U test is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s%%. ",
-		correctionText(o.Correction), o.Alpha, pctPlain(o.Threshold), trimFloat(100*o.Confidence))
+	test := "the Mann–Whitney U test"
+	if paired(r) {
+		test = "the Wilcoxon signed-rank test on the per-pair log ratios"
+	}
+	fmt.Fprintf(&b, "A timing counts as changed when %s is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s%%. ",
+		test, correctionText(o.Correction), o.Alpha, pctPlain(o.Threshold), trimFloat(100*o.Confidence))
 	fmt.Fprintf(&b, "Encoded size and deterministic allocations are compared exactly: %s of the size and %s of allocations is a regression.",
 		growth(o.SizeThreshold), growth(o.AllocThreshold))
 	return b.String()
@@ -197,7 +207,7 @@ func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, d
 			t.rows = append(t.rows, row{
 				text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
 					FormatValue(c.Baseline.Median, c.Unit), FormatValue(c.Candidate.Median, c.Unit),
-					change(c), pValue(c), verdictLabel(c.Verdict)),
+					change(c), pValue(c), comparisonLabel(r, c)),
 				tier: verdictTier(c.Verdict), mag: magnitude(c),
 			})
 		}

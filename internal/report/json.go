@@ -36,8 +36,13 @@ const (
 //	                   "n_candidate", "ratio", "raw_ratio", "change", "ci_low", "ci_high",
 //	                   "p_value", "p_adjusted", "verdict", "mde", "samples_needed",
 //	                   "normalized", "higher_is_better", "note"}],
-//	  "missing": [], "new": [], "unit_mismatch": []
+//	  "missing": [], "new": [], "unit_mismatch": [],
+//	  "method": "stored-baseline" | "same-runner-ab", "why": "...",
+//	  "aa_check": {"benchmarks", "flagged", "noisy"} | null
 //	}
+//
+// Comparisons also carry "paired" (same-runner pairs) and "unconfirmed" (a
+// regression that did not reproduce on re-measurement: not enforced).
 //
 // Numbers that are NaN or infinite (a p-value of an exact metric, an
 // interval that could not be estimated, a ratio against a zero baseline,
@@ -73,6 +78,14 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 	if r.Failed(failOn) {
 		doc.Verdict = "fail"
 	}
+	doc.Method = string(r.Method)
+	if doc.Method == "" {
+		doc.Method = string(compare.MethodStored)
+	}
+	doc.Why = r.Why
+	if a := r.AA; a != nil {
+		doc.AACheck = &jsonAA{Benchmarks: a.Benchmarks, Flagged: orEmpty(a.Flagged), Noisy: a.Noisy}
+	}
 	if s := r.Shift; s != nil {
 		doc.SpeedShift = &jsonShift{Estimate: num(s.Estimate), CILow: num(s.Lo), CIHigh: num(s.Hi), N: s.N, Applied: s.Applied, Reason: s.Reason}
 	}
@@ -87,6 +100,7 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 			P: num(c.P), PAdjusted: num(c.PAdjusted), Verdict: string(c.Verdict),
 			MDE: num(c.MDE), SamplesNeeded: c.SamplesNeeded,
 			Normalized: c.Normalized, HigherIsBetter: c.HigherIsBetter, Note: c.Note,
+			Paired: c.Paired, Unconfirmed: c.Unconfirmed,
 		})
 	}
 	enc := json.NewEncoder(w)
@@ -132,6 +146,15 @@ type jsonDoc struct {
 	Missing        []string         `json:"missing"`
 	New            []string         `json:"new"`
 	UnitMismatch   []string         `json:"unit_mismatch"`
+	Method         string           `json:"method"`
+	Why            string           `json:"why"`
+	AACheck        *jsonAA          `json:"aa_check"`
+}
+
+type jsonAA struct {
+	Benchmarks int      `json:"benchmarks"`
+	Flagged    []string `json:"flagged"`
+	Noisy      bool     `json:"noisy"`
 }
 
 type jsonCounts struct {
@@ -193,6 +216,8 @@ type jsonComparison struct {
 	Normalized     bool   `json:"normalized"`
 	HigherIsBetter bool   `json:"higher_is_better"`
 	Note           string `json:"note"`
+	Paired         bool   `json:"paired"`
+	Unconfirmed    bool   `json:"unconfirmed"`
 }
 
 func diffs(d []results.Difference) []jsonDiff {

@@ -22,6 +22,11 @@ import (
 func Text(w io.Writer, r *compare.Result) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "baseline:  %s\ncandidate: %s\n", envLine(r.BaselineEnv), envLine(r.CandidateEnv))
+	for _, s := range []string{methodSentence(r, true), aaSentence(r, true)} {
+		if s != "" {
+			fmt.Fprintln(bw, s)
+		}
+	}
 
 	var units []string
 	byUnit := map[string][]compare.Comparison{}
@@ -73,7 +78,14 @@ func Text(w io.Writer, r *compare.Result) error {
 		if c.Note != "" {
 			detail += "; " + c.Note
 		}
-		lines = append(lines, []string{"  " + string(c.Verdict), strings.TrimPrefix(c.Name, "Benchmark"), c.Unit, change(c), detail})
+		verdict := string(c.Verdict)
+		switch {
+		case c.Verdict == compare.Regression && c.Unconfirmed:
+			verdict += " (not reproduced)"
+		case c.Verdict == compare.Regression && !enforced(r, c):
+			verdict += " (A/A noisy)"
+		}
+		lines = append(lines, []string{"  " + verdict, strings.TrimPrefix(c.Name, "Benchmark"), c.Unit, change(c), detail})
 	}
 	writeLeft(bw, lines)
 	for _, l := range []struct {
@@ -100,8 +112,11 @@ func exactRule(o compare.Options) string {
 }
 
 func verdictWord(r *compare.Result) string {
-	if r.Count(compare.Regression) > 0 {
+	switch {
+	case r.Failed(compare.FailOnRegression):
 		return "REGRESSED"
+	case r.Count(compare.Regression) > 0:
+		return "ok (regressions not enforced: " + notFailingReason(r, compare.FailOnRegression) + ")"
 	}
 	return "ok"
 }

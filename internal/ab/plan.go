@@ -1,0 +1,124 @@
+package ab
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// task is one benchmark measured in every round: each visit is a block of
+// every worker (base, head and, with the A/A check, the second base
+// worker), adjacent in time. The head is compared with the base, and the
+// second base worker with the base (the A/A check), pair by pair.
+type task struct {
+	bench int // index into the common benchmarks
+	// n is the iterations of one block, the same in every worker, and pre
+	// the untimed iterations before it.
+	n, pre int
+	// reps is how many visits the task gets per round.
+	reps int
+}
+
+// step is one visit of a task: a block of each worker, adjacent in time,
+// in the order given (indexes into the run's workers: wBase, wHead,
+// wBase2).
+type step struct {
+	task  int
+	order []int
+}
+
+// orders2 and orders3 are the block orders of a visit, used in turn. With
+// two workers the order flips from one visit to the next (ABBA). With the
+// second base worker of the A/A check, the six orders of three are used
+// in turn, arranged so that the base still precedes the head in every
+// other visit, and over six visits every worker takes every position
+// twice.
+var (
+	orders2 = [][]int{{wBase, wHead}, {wHead, wBase}}
+	orders3 = [][]int{
+		{wBase, wHead, wBase2}, {wHead, wBase, wBase2},
+		{wBase, wBase2, wHead}, {wHead, wBase2, wBase},
+		{wBase2, wBase, wHead}, {wBase2, wHead, wBase},
+	}
+)
+
+// schedule returns round's steps: every task reps times, in an order
+// shuffled afresh by rng; the j-th visit (from 0) of a task in round k
+// uses orders[(k+j) % len(orders)], so the base runs before the head iff
+// k+j is even. A task with one visit per round therefore alternates round
+// by round, and one with an even number of visits is balanced within every
+// round.
+func schedule(tasks []task, round int, workers int, rng *rand.Rand) []step {
+	orders := orders2
+	if workers == 3 {
+		orders = orders3
+	}
+	var steps []step
+	for i, t := range tasks {
+		for range max(t.reps, 1) {
+			steps = append(steps, step{task: i})
+		}
+	}
+	rng.Shuffle(len(steps), func(i, j int) { steps[i], steps[j] = steps[j], steps[i] })
+	seen := make([]int, len(tasks))
+	for i := range steps {
+		t := steps[i].task
+		steps[i].order = orders[(round+seen[t])%len(orders)]
+		seen[t]++
+	}
+	return steps
+}
+
+// blockIterations sizes a block to about target of work at nsPerOp,
+// at least one iteration, and at most what keeps the block's garbage
+// under bound (bytesPerOp > 0).
+func blockIterations(target time.Duration, nsPerOp, bytesPerOp float64, bound int64) int {
+	n := max(1, int(math.Round(float64(target)/max(nsPerOp, 1))))
+	if bytesPerOp > 0 && bound > 0 {
+		n = min(n, max(1, int(float64(bound)/bytesPerOp)))
+	}
+	return n
+}
+
+// planReps decides how many pairs each task gets per round. pairCost[i] is
+// the time one pair of task i takes (both blocks and their overhead). Every
+// task gets about the same time t per round, except those whose single pair
+// already takes longer (they get one pair): t is chosen by water-filling so
+// that targetRounds rounds fill the time available, then held between
+// minShare and maxShare — short rounds keep the interleaving fine, and a
+// cap keeps cheap benchmarks from crowding out expensive ones when the
+// budget is generous (the run then simply does more rounds).
+func planReps(pairCost []time.Duration, available time.Duration, targetRounds int, minShare, maxShare time.Duration) []int {
+	costs := make([]float64, len(pairCost))
+	for i, c := range pairCost {
+		costs[i] = float64(c)
+	}
+	t := waterLevel(costs, float64(available)/float64(max(targetRounds, 1)))
+	t = min(max(t, float64(minShare)), float64(maxShare))
+	reps := make([]int, len(pairCost))
+	for i, c := range costs {
+		reps[i] = max(1, int(math.Round(t/max(c, 1))))
+	}
+	return reps
+}
+
+// waterLevel returns t such that sum(max(t, c)) = total, or the smallest
+// cost when even that does not fit.
+func waterLevel(costs []float64, total float64) float64 {
+	c := slices.Clone(costs)
+	slices.Sort(c)
+	sumAbove := 0.0
+	for k := 0; k < len(c); k++ {
+		below := len(c) - k
+		t := (total - sumAbove) / float64(below)
+		if t >= c[below-1] {
+			return t
+		}
+		sumAbove += c[below-1]
+	}
+	if len(c) == 0 {
+		return 0
+	}
+	return c[0]
+}

@@ -1,0 +1,112 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wirebench/wirebench/internal/compare"
+)
+
+// The comparison method (same-runner A/B or stored baseline), the A/A check
+// and unconfirmed regressions, shared by the Markdown and text reports.
+
+// paired reports whether timings were compared as same-runner A/B pairs.
+func paired(r *compare.Result) bool { return r.Method == compare.MethodPaired }
+
+// methodSentence says which comparison was made and why, or "" for a
+// stored-baseline comparison with no reason given (the default).
+func methodSentence(r *compare.Result, plain bool) string {
+	esc := escapeInline
+	if plain {
+		esc = func(s string) string { return s }
+	}
+	why := strings.TrimSpace(r.Why)
+	switch {
+	case paired(r):
+		s := "Comparison: same-runner A/B (the base and this build measured on this machine, alternating in short blocks, compared pair by pair)."
+		if why != "" {
+			s += " Why: " + esc(why) + "."
+		}
+		return s
+	case why != "":
+		return "Comparison: stored baseline (samples measured at another time, maybe on another machine). Why: " + esc(why) + "."
+	}
+	return ""
+}
+
+// aaSentence describes the A/A check of a paired run, or "".
+func aaSentence(r *compare.Result, plain bool) string {
+	a := r.AA
+	if a == nil {
+		if paired(r) {
+			return "A/A check: not run (disabled), so nothing guards the timings against a noisy machine."
+		}
+		return ""
+	}
+	if !a.Noisy {
+		return fmt.Sprintf("A/A check: the base build against a second base worker, measured the same way on %s: nothing flagged, so the machine was quiet enough to trust the timings.",
+			plural(a.Benchmarks, "benchmark", "benchmarks"))
+	}
+	names := make([]string, len(a.Flagged))
+	for i, n := range a.Flagged {
+		if plain {
+			names[i] = ShortName(n)
+		} else {
+			names[i] = cellName(n)
+		}
+	}
+	s := fmt.Sprintf("A/A check: the base build against a second base worker flagged %s of %d (%s), also on re-measurement: the machine was too noisy to trust the timings, so timing regressions are reported but do not fail the run. Exact metrics still gate.",
+		plural(len(a.Flagged), "benchmark", "benchmarks"), a.Benchmarks, strings.Join(names, ", "))
+	if plain {
+		return s
+	}
+	return "> ⚠️ " + s
+}
+
+// enforced reports whether a regression counts towards failing the run.
+func enforced(r *compare.Result, c compare.Comparison) bool {
+	if c.Verdict != compare.Regression || c.Unconfirmed {
+		return false
+	}
+	return !(c.Kind == compare.Noisy && r.AA != nil && r.AA.Noisy)
+}
+
+// comparisonLabel is verdictLabel with why a regression is not enforced.
+func comparisonLabel(r *compare.Result, c compare.Comparison) string {
+	l := verdictLabel(c.Verdict)
+	if c.Verdict != compare.Regression {
+		return l
+	}
+	switch {
+	case c.Unconfirmed:
+		return l + " (not reproduced: not enforced)"
+	case !enforced(r, c):
+		return l + " (A/A check noisy: not enforced)"
+	}
+	return l
+}
+
+// notFailingReason says why regressions do not fail the run.
+func notFailingReason(r *compare.Result, failOn compare.FailOn) string {
+	if failOn != compare.FailOnRegression {
+		return "fail-on " + escapeInline(string(failOn))
+	}
+	unconfirmed, noisy := 0, 0
+	for _, c := range r.Comparisons {
+		switch {
+		case c.Verdict != compare.Regression:
+		case c.Unconfirmed:
+			unconfirmed++
+		case !enforced(r, c):
+			noisy++
+		}
+	}
+	var why []string
+	if unconfirmed > 0 {
+		why = append(why, pick(unconfirmed == 1, "it did not reproduce on re-measurement", fmt.Sprintf("%d did not reproduce on re-measurement", unconfirmed)))
+	}
+	if noisy > 0 {
+		why = append(why, "the A/A check found the machine too noisy for timings")
+	}
+	return strings.Join(why, "; ")
+}

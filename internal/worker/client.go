@@ -1,0 +1,383 @@
+package worker
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultTimeout bounds one request: the slowest single block of the
+// default suite takes a fraction of a second, the slowest opt-in one a few
+// seconds.
+const DefaultTimeout = 5 * time.Minute
+
+// Client is the orchestrator's end of one worker.
+type Client struct {
+	// Label names the worker in errors and progress ("base", "head").
+	Label string
+	// Hello is the worker's handshake, and Version the negotiated
+	// protocol version.
+	Hello   Hello
+	Version int
+	// Timeout bounds each request; 0 means DefaultTimeout.
+	Timeout time.Duration
+
+	w      io.Writer
+	lines  chan lineOrErr
+	done   chan struct{} // closed when the client is closed: stops the reader
+	nextID int64
+
+	// Set by Start for a worker process.
+	cmd     *exec.Cmd
+	stdin   io.Closer
+	stderr  *tailBuffer
+	waitErr chan error
+	closed  bool
+	mu      sync.Mutex
+}
+
+type lineOrErr struct {
+	line []byte
+	err  error
+}
+
+// NewClient reads the handshake from r, checks the versions (see
+// Negotiate) and returns a client that sends requests to w. label names
+// the worker in errors.
+func NewClient(ctx context.Context, label string, r io.Reader, w io.Writer) (*Client, error) {
+	c := &Client{Label: label, w: w, lines: make(chan lineOrErr, 1), done: make(chan struct{})}
+	go readLines(r, c.lines, c.done)
+	line, err := c.next(ctx, DefaultTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the %s build's worker sent no handshake: %v", ErrIncompatible, label, err)
+	}
+	var h Hello
+	if err := json.Unmarshal(line, &h); err != nil || h.Protocol == "" {
+		return nil, fmt.Errorf("%w: the %s build's worker did not start with a handshake (got %q): it is not a wirebench A/B worker", ErrIncompatible, label, abbreviate(line))
+	}
+	v, err := Negotiate(label, h)
+	if err != nil {
+		return nil, err
+	}
+	c.Hello, c.Version = h, v
+	return c, nil
+}
+
+// readLines feeds r's lines to ch until r ends (the last value carries the
+// error, io.EOF at a clean end) or done is closed.
+func readLines(r io.Reader, ch chan<- lineOrErr, done <-chan struct{}) {
+	defer close(ch)
+	br := bufio.NewReaderSize(r, 64<<10)
+	send := func(l lineOrErr) bool {
+		select {
+		case ch <- l:
+			return true
+		case <-done:
+			return false
+		}
+	}
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 && !send(lineOrErr{line: bytes.TrimRight(line, "\r\n")}) {
+			return
+		}
+		if err != nil {
+			send(lineOrErr{err: err})
+			return
+		}
+	}
+}
+
+func (c *Client) next(ctx context.Context, timeout time.Duration) ([]byte, error) {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case l, ok := <-c.lines:
+		if !ok {
+			return nil, io.EOF
+		}
+		if l.err != nil {
+			if errors.Is(l.err, io.EOF) {
+				return nil, c.exitError(io.ErrUnexpectedEOF)
+			}
+			return nil, c.exitError(l.err)
+		}
+		return l.line, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.C:
+		return nil, fmt.Errorf("no reply within %s", timeout)
+	}
+}
+
+// exitError describes why a worker process stopped talking, with its exit
+// status and the last lines it wrote to stderr.
+func (c *Client) exitError(err error) error {
+	if c.cmd == nil || c.waitErr == nil {
+		return err
+	}
+	select {
+	case werr := <-c.waitErr:
+		c.waitErr = nil
+		msg := "the worker exited"
+		if werr != nil {
+			msg += " (" + werr.Error() + ")"
+		}
+		if tail := strings.TrimSpace(c.stderr.String()); tail != "" {
+			msg += ": " + tail
+		}
+		return errors.New(msg)
+	case <-time.After(2 * time.Second):
+		return err
+	}
+}
+
+// call sends one request and waits for its reply.
+func (c *Client) call(ctx context.Context, req Request) (Reply, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return Reply{}, fmt.Errorf("%s worker: closed", c.Label)
+	}
+	c.nextID++
+	req.ID = c.nextID
+	data, err := json.Marshal(req)
+	if err != nil {
+		return Reply{}, err
+	}
+	if _, err := c.w.Write(append(data, '\n')); err != nil {
+		return Reply{}, fmt.Errorf("%s worker: send %s: %w", c.Label, req.Op, c.exitError(err))
+	}
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	line, err := c.next(ctx, timeout)
+	if err != nil {
+		return Reply{}, fmt.Errorf("%s worker: %s %s: %w", c.Label, req.Op, req.Name, err)
+	}
+	var rep Reply
+	if err := json.Unmarshal(line, &rep); err != nil {
+		return Reply{}, fmt.Errorf("%s worker: %s %s: malformed reply %q: %v", c.Label, req.Op, req.Name, abbreviate(line), err)
+	}
+	if rep.ID != req.ID {
+		return Reply{}, fmt.Errorf("%s worker: %s %s: reply to request %d, want %d (protocol out of step)", c.Label, req.Op, req.Name, rep.ID, req.ID)
+	}
+	if !rep.OK {
+		return rep, &ReplyError{Label: c.Label, Op: req.Op, Msg: rep.Error}
+	}
+	return rep, nil
+}
+
+// ReplyError is an error reply from a worker: the worker is still alive.
+type ReplyError struct {
+	Label, Op, Msg string
+}
+
+func (e *ReplyError) Error() string { return fmt.Sprintf("%s worker: %s: %s", e.Label, e.Op, e.Msg) }
+
+func replySample(r Reply) Sample {
+	return Sample{Iterations: r.Iterations, ElapsedNs: r.ElapsedNs, Allocs: r.Allocs, Bytes: r.Bytes, Collected: r.Collected}
+}
+
+// Handshake returns the worker's handshake.
+func (c *Client) Handshake() Hello { return c.Hello }
+
+// Warmup runs the named benchmark for about d and returns its last batch.
+func (c *Client) Warmup(ctx context.Context, name string, d time.Duration) (Sample, error) {
+	r, err := c.call(ctx, Request{Op: OpWarmup, Name: name, WarmupNs: d.Nanoseconds()})
+	if err != nil {
+		return Sample{}, err
+	}
+	return replySample(r), nil
+}
+
+// Run runs pre untimed iterations of the named benchmark, then n
+// iterations as one timed block.
+func (c *Client) Run(ctx context.Context, name string, n, pre int) (Sample, error) {
+	r, err := c.call(ctx, Request{Op: OpRun, Name: name, N: n, Pre: pre})
+	if err != nil {
+		return Sample{}, err
+	}
+	if r.Iterations != n {
+		return Sample{}, fmt.Errorf("%s worker: run %s: %d iterations done, %d asked", c.Label, name, r.Iterations, n)
+	}
+	return replySample(r), nil
+}
+
+// Size returns the encoded message size of the named benchmark.
+func (c *Client) Size(ctx context.Context, name string) (int, error) {
+	r, err := c.call(ctx, Request{Op: OpSize, Name: name})
+	if err != nil {
+		return 0, err
+	}
+	return r.Size, nil
+}
+
+// GC makes the worker collect its heap now.
+func (c *Client) GC(ctx context.Context) error {
+	_, err := c.call(ctx, Request{Op: OpGC})
+	return err
+}
+
+// Close asks the worker to quit and, for a process, waits for it (killing
+// it after a few seconds). It is safe to call more than once.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	_, qerr := c.call(ctx, Request{Op: OpQuit})
+	cancel()
+	c.markClosed()
+	if c.cmd == nil {
+		return qerr
+	}
+	c.stdin.Close()
+	if c.waitErr == nil {
+		return nil
+	}
+	select {
+	case err := <-c.waitErr:
+		if qerr != nil {
+			return qerr
+		}
+		return err
+	case <-time.After(5 * time.Second):
+		c.cmd.Process.Kill()
+		<-c.waitErr
+		return fmt.Errorf("%s worker: did not quit; killed", c.Label)
+	}
+}
+
+func (c *Client) markClosed() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
+		c.closed = true
+		close(c.done)
+	}
+}
+
+// Kill ends a worker process at once.
+func (c *Client) Kill() {
+	if c.cmd != nil && c.cmd.Process != nil {
+		c.cmd.Process.Kill()
+	}
+	c.markClosed()
+}
+
+// Start runs `binary worker args...` as a worker process and returns its
+// client once the handshake checked out. The worker's stderr goes to
+// stderr (when not nil) and its last lines into errors. A binary without a
+// worker, or with an incompatible protocol, gives an error wrapping
+// ErrIncompatible.
+func Start(ctx context.Context, label, binary string, args, env []string, stderr io.Writer) (*Client, error) {
+	cmd := exec.Command(binary, append([]string{"worker"}, args...)...)
+	cmd.Env = env
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	tail := &tailBuffer{max: 2048}
+	if stderr != nil {
+		cmd.Stderr = io.MultiWriter(tail, &prefixWriter{w: stderr, prefix: "[" + label + " worker] "})
+	} else {
+		cmd.Stderr = tail
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start the %s worker %s: %w", label, binary, err)
+	}
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- cmd.Wait() }()
+	c := &Client{Label: label, w: stdin, lines: make(chan lineOrErr, 1), done: make(chan struct{}), cmd: cmd, stdin: stdin, stderr: tail, waitErr: waitErr}
+	go readLines(stdout, c.lines, c.done)
+	line, err := c.next(ctx, DefaultTimeout)
+	if err != nil {
+		cmd.Process.Kill()
+		if strings.Contains(tail.String(), "unknown command") {
+			return nil, fmt.Errorf("%w: the %s build has no A/B worker (`%s worker`: %v): the %s build is older than the A/B protocol: fall back to the stored baseline",
+				ErrIncompatible, label, binary, err, label)
+		}
+		return nil, fmt.Errorf("the %s worker (%s) did not start: %w", label, binary, err)
+	}
+	var h Hello
+	if err := json.Unmarshal(line, &h); err != nil || h.Protocol == "" {
+		cmd.Process.Kill()
+		return nil, fmt.Errorf("%w: the %s build's `worker` command did not start with a handshake (got %q): the %s build is older than the A/B protocol: fall back to the stored baseline",
+			ErrIncompatible, label, abbreviate(line), label)
+	}
+	v, err := Negotiate(label, h)
+	if err != nil {
+		cmd.Process.Kill()
+		return nil, err
+	}
+	c.Hello, c.Version = h, v
+	return c, nil
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = t.buf[len(t.buf)-t.max:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// prefixWriter prefixes every line written to w.
+type prefixWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	prefix string
+	mid    bool
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []byte
+	for _, c := range b {
+		if !p.mid {
+			out = append(out, p.prefix...)
+			p.mid = true
+		}
+		out = append(out, c)
+		if c == '\n' {
+			p.mid = false
+		}
+	}
+	if _, err := p.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}

@@ -1,0 +1,156 @@
+// Package worker is the same-runner A/B mode's worker: a long-lived
+// process (`action worker`) that holds a prepared suite and, on request,
+// warms up and runs one named benchmark for a given number of iterations,
+// answering with the time, allocations and bytes it measured. The
+// orchestrator (internal/ab) starts workers of both builds — the base, the
+// head and a second base worker for its A/A check — and alternates them in
+// short blocks, so both builds see the same machine at the same moment.
+//
+// # Protocol
+//
+// The protocol is JSON lines over the worker's stdin (requests) and stdout
+// (replies): one JSON object per line, UTF-8, '\n'-terminated. Nothing else
+// is written to stdout; diagnostics go to stderr.
+//
+// On start the worker writes one Hello line: the protocol name
+// ("wirebench-ab"), the version it speaks, the oldest version it accepts,
+// its suite name, its benchmark names and its environment. The orchestrator
+// checks the versions (see Negotiate) and then sends requests, one at a
+// time, each with an id the reply echoes:
+//
+//	{"id":1,"op":"warmup","name":"BenchmarkSerialize/codec=raw/dataset=small","warmup_ns":30000000}
+//	{"id":2,"op":"run","name":"BenchmarkSerialize/codec=raw/dataset=small","n":52000,"pre":13000}
+//	{"id":3,"op":"size","name":"BenchmarkSerialize/codec=raw/dataset=small"}
+//	{"id":4,"op":"gc"}
+//	{"id":5,"op":"quit"}
+//
+// "warmup" runs the benchmark for about warmup_ns and replies with its last
+// batch; "run" runs pre untimed iterations, then exactly n iterations as
+// one timed block; "size" gives
+// the encoded message size; "gc" collects the heap now (outside any timed
+// block); "quit" replies and exits. A reply has "ok": true and the
+// measurement, or "ok": false and an "error" — unknown benchmark, malformed
+// line, unknown op, a benchmark that failed or panicked. A bad request never
+// ends the worker. Unknown fields are ignored, so a newer orchestrator may
+// add optional fields within a version.
+//
+// # Garbage collection
+//
+// The worker keeps the collector off for its whole life, so no collection
+// ever lands inside a timed block. A runtime.GC() before every ~1 ms block
+// would cost as much as the block when the heap is large, so the
+// orchestrator decides instead: it adds up the bytes every worker reports
+// and, when any would pass a bound, sends "gc" to all of them at the same
+// point of the interleaving (between blocks), so the builds are collected
+// identically. As a
+// safety net a worker also collects on its own before a block when its
+// garbage since the last collection exceeds Options.MaxGarbage, and says
+// so in the reply ("collected": true).
+package worker
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// Protocol names the protocol in the handshake.
+const Protocol = "wirebench-ab"
+
+// Version is the protocol version this build speaks, and MinVersion the
+// oldest version it still accepts from the other side. A change that an
+// older peer cannot ignore (a new required request, a changed meaning)
+// bumps Version; raising MinVersion drops support for older peers.
+const (
+	Version    = 1
+	MinVersion = 1
+)
+
+// Hello is the worker's first line.
+type Hello struct {
+	Protocol   string      `json:"protocol"`
+	Version    int         `json:"version"`
+	MinVersion int         `json:"min_version"`
+	Suite      string      `json:"suite"`
+	Benchmarks []string    `json:"benchmarks"`
+	Env        results.Env `json:"env"`
+}
+
+// Ops of the protocol.
+const (
+	OpWarmup = "warmup"
+	OpRun    = "run"
+	OpSize   = "size"
+	OpGC     = "gc"
+	OpQuit   = "quit"
+)
+
+// Request is one line from the orchestrator.
+type Request struct {
+	ID       int64  `json:"id"`
+	Op       string `json:"op"`
+	Name     string `json:"name,omitempty"`
+	N        int    `json:"n,omitempty"`
+	WarmupNs int64  `json:"warmup_ns,omitempty"`
+	// Pre, with run, is a number of untimed iterations run just before
+	// the timed block, so the block does not start on caches and a
+	// processor that other work (the other build's block, another
+	// benchmark) left cold.
+	Pre int `json:"pre,omitempty"`
+}
+
+// Reply is one line from the worker.
+type Reply struct {
+	ID    int64  `json:"id"`
+	OK    bool   `json:"ok"`
+	Error string `json:"error,omitempty"`
+	// Iterations, ElapsedNs, Allocs and Bytes describe the timed block of
+	// a run (or the last batch of a warm-up): heap objects and bytes the
+	// block allocated. For gc, ElapsedNs is how long the collection took.
+	Iterations int    `json:"iterations,omitempty"`
+	ElapsedNs  int64  `json:"elapsed_ns,omitempty"`
+	Allocs     uint64 `json:"allocs,omitempty"`
+	Bytes      uint64 `json:"bytes,omitempty"`
+	// Collected is set when the worker collected before the block on its
+	// own (its garbage passed Options.MaxGarbage).
+	Collected bool `json:"collected,omitempty"`
+	// Size is the encoded message size, for size.
+	Size int `json:"size,omitempty"`
+}
+
+// Sample is one measured block.
+type Sample struct {
+	Iterations int
+	ElapsedNs  int64
+	Allocs     uint64
+	Bytes      uint64
+	Collected  bool
+}
+
+// NsPerOp is the block's mean time per iteration.
+func (s Sample) NsPerOp() float64 { return float64(s.ElapsedNs) / float64(max(s.Iterations, 1)) }
+
+// ErrIncompatible marks a worker the orchestrator cannot talk to: a build
+// without the worker, or one whose protocol version is outside the range
+// this build accepts. Callers fall back to the stored baseline.
+var ErrIncompatible = errors.New("incompatible A/B worker")
+
+// Negotiate checks a worker's handshake against this build's range and
+// returns the version both speak: the lower of the two. label names the
+// build ("base", "head") in the error, which wraps ErrIncompatible and
+// names both versions and the fix.
+func Negotiate(label string, h Hello) (int, error) {
+	if h.Protocol != Protocol {
+		return 0, fmt.Errorf("%w: the %s build's worker announced protocol %q, not %q: it is not a wirebench A/B worker", ErrIncompatible, label, h.Protocol, Protocol)
+	}
+	if h.Version < MinVersion {
+		return 0, fmt.Errorf("%w: the %s build speaks A/B protocol version %d, and this wirebench needs version %d or newer (it speaks %d): the %s build is older than the A/B protocol: fall back to the stored baseline",
+			ErrIncompatible, label, h.Version, MinVersion, Version, label)
+	}
+	if h.MinVersion > Version {
+		return 0, fmt.Errorf("%w: the %s build needs A/B protocol version %d or newer, and this wirebench speaks version %d: the %s build is newer than this wirebench: run the comparison with the newer build's `action ab`, or fall back to the stored baseline",
+			ErrIncompatible, label, h.MinVersion, Version, label)
+	}
+	return min(h.Version, Version), nil
+}

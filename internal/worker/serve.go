@@ -1,0 +1,361 @@
+package worker
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// Benchmark is one benchmark a worker can run.
+type Benchmark struct {
+	Name string
+	// Size is the encoded message size in bytes.
+	Size int
+	// Loop runs the operation n times, untimed; an error means the
+	// benchmark failed (e.g. a wrong decode).
+	Loop func(n int) error
+}
+
+// Suite is what a worker serves.
+type Suite struct {
+	Name       string
+	Benchmarks []Benchmark
+	Env        results.Env
+}
+
+// Options tune a worker; the zero value is the default.
+type Options struct {
+	// Version and MinVersion override what the handshake announces, for
+	// tests of version negotiation. 0 means Version and MinVersion.
+	Version, MinVersion int
+	// MaxGarbage is the safety net of the garbage policy: a worker whose
+	// garbage since its last collection passes it collects before the
+	// next block on its own. Default 1 GiB. The orchestrator normally
+	// collects far earlier, and identically in every worker.
+	MaxGarbage uint64
+}
+
+// DefaultMaxGarbage is the default Options.MaxGarbage.
+const DefaultMaxGarbage = 1 << 30
+
+// maxLine bounds a request line; longer lines get an error reply.
+const maxLine = 1 << 20
+
+// Limits on requests, so a bad request cannot make a worker run for hours.
+const (
+	maxN      = 1_000_000_000
+	maxWarmup = time.Minute
+)
+
+// Serve runs the worker loop: it writes the handshake to w, then answers
+// requests read from r until quit or the end of r. It keeps the garbage
+// collector off until it returns (see the package doc) and restores the
+// settings then. Only a failure to write (the orchestrator went away) or to
+// read ends it with an error; bad requests get error replies.
+func Serve(ctx context.Context, r io.Reader, w io.Writer, s Suite, opts Options) error {
+	if opts.Version == 0 {
+		opts.Version = Version
+	}
+	if opts.MinVersion == 0 {
+		opts.MinVersion = MinVersion
+	}
+	if opts.MaxGarbage == 0 {
+		opts.MaxGarbage = DefaultMaxGarbage
+	}
+	srv := &server{suite: s, opts: opts, byName: make(map[string]*Benchmark, len(s.Benchmarks)), out: bufio.NewWriter(w)}
+	hello := Hello{Protocol: Protocol, Version: opts.Version, MinVersion: opts.MinVersion, Suite: s.Name, Env: s.Env, Benchmarks: []string{}}
+	for i := range s.Benchmarks {
+		b := &s.Benchmarks[i]
+		srv.byName[b.Name] = b
+		hello.Benchmarks = append(hello.Benchmarks, b.Name)
+	}
+
+	oldPercent := debug.SetGCPercent(-1)
+	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
+	defer func() {
+		debug.SetGCPercent(oldPercent)
+		debug.SetMemoryLimit(oldLimit)
+	}()
+	srv.collect()
+
+	if err := srv.write(hello); err != nil {
+		return err
+	}
+	in := bufio.NewReaderSize(r, 64<<10)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		line, tooLong, err := readLine(in)
+		if errors.Is(err, io.EOF) && len(line) == 0 && !tooLong {
+			return nil
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("worker: read request: %w", err)
+		}
+		if len(bytes.TrimSpace(line)) == 0 && !tooLong {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			continue
+		}
+		reply, quit := srv.handle(line, tooLong)
+		if werr := srv.write(reply); werr != nil {
+			return werr
+		}
+		if quit || errors.Is(err, io.EOF) {
+			return nil
+		}
+	}
+}
+
+// readLine reads one line without its newline. A line longer than maxLine
+// is consumed to its end and reported as tooLong.
+func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > maxLine {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimRight(line, "\r\n"), tooLong, err
+	}
+}
+
+type server struct {
+	suite  Suite
+	opts   Options
+	byName map[string]*Benchmark
+	out    *bufio.Writer
+	// sinceGC is TotalAlloc at the last collection.
+	sinceGC uint64
+}
+
+func (s *server) write(v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("worker: encode reply: %w", err)
+	}
+	data = append(data, '\n')
+	if _, err := s.out.Write(data); err != nil {
+		return fmt.Errorf("worker: write reply: %w", err)
+	}
+	if err := s.out.Flush(); err != nil {
+		return fmt.Errorf("worker: write reply: %w", err)
+	}
+	return nil
+}
+
+// collect runs a full collection and notes where the garbage count starts.
+func (s *server) collect() time.Duration {
+	start := time.Now()
+	runtime.GC()
+	d := time.Since(start)
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	s.sinceGC = m.TotalAlloc
+	return d
+}
+
+// handle answers one request line; quit is set for a quit request.
+func (s *server) handle(line []byte, tooLong bool) (rep Reply, quit bool) {
+	if tooLong {
+		return Reply{Error: fmt.Sprintf("malformed request: line longer than %d bytes", maxLine)}, false
+	}
+	var req Request
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if err := dec.Decode(&req); err != nil {
+		// Echo the id when the line has one, so the client can match it.
+		var idOnly struct {
+			ID int64 `json:"id"`
+		}
+		_ = json.Unmarshal(line, &idOnly)
+		return Reply{ID: idOnly.ID, Error: fmt.Sprintf("malformed request %q: %v", abbreviate(line), err)}, false
+	}
+	if dec.More() {
+		return Reply{ID: req.ID, Error: fmt.Sprintf("malformed request %q: more than one JSON value on the line", abbreviate(line))}, false
+	}
+	rep, err := s.do(req)
+	if err != nil {
+		return Reply{ID: req.ID, Error: err.Error()}, false
+	}
+	rep.ID, rep.OK = req.ID, true
+	return rep, req.Op == OpQuit
+}
+
+func abbreviate(line []byte) string {
+	const n = 120
+	if len(line) > n {
+		return string(line[:n]) + "…"
+	}
+	return string(line)
+}
+
+func (s *server) do(req Request) (Reply, error) {
+	switch req.Op {
+	case OpQuit:
+		return Reply{}, nil
+	case OpGC:
+		return Reply{ElapsedNs: s.collect().Nanoseconds()}, nil
+	case OpSize:
+		b, err := s.lookup(req.Name)
+		if err != nil {
+			return Reply{}, err
+		}
+		return Reply{Size: b.Size}, nil
+	case OpRun:
+		b, err := s.lookup(req.Name)
+		if err != nil {
+			return Reply{}, err
+		}
+		if req.N < 1 || req.N > maxN {
+			return Reply{}, fmt.Errorf("run %s: n = %d, want 1 to %d iterations", req.Name, req.N, maxN)
+		}
+		if req.Pre < 0 || req.Pre > maxN {
+			return Reply{}, fmt.Errorf("run %s: pre = %d, want 0 to %d iterations", req.Name, req.Pre, maxN)
+		}
+		smp, err := s.block(b, req.N, req.Pre)
+		if err != nil {
+			return Reply{}, err
+		}
+		return sampleReply(smp), nil
+	case OpWarmup:
+		b, err := s.lookup(req.Name)
+		if err != nil {
+			return Reply{}, err
+		}
+		d := time.Duration(req.WarmupNs)
+		if d <= 0 || d > maxWarmup {
+			return Reply{}, fmt.Errorf("warmup %s: warmup_ns = %d, want 1 to %d", req.Name, req.WarmupNs, maxWarmup.Nanoseconds())
+		}
+		smp, err := s.warmup(b, d)
+		if err != nil {
+			return Reply{}, err
+		}
+		return sampleReply(smp), nil
+	case "":
+		return Reply{}, fmt.Errorf("malformed request: no op (want %s)", opList)
+	}
+	return Reply{}, fmt.Errorf("unknown op %q: want %s", req.Op, opList)
+}
+
+var opList = strings.Join([]string{OpWarmup, OpRun, OpSize, OpGC, OpQuit}, ", ")
+
+func sampleReply(s Sample) Reply {
+	return Reply{Iterations: s.Iterations, ElapsedNs: s.ElapsedNs, Allocs: s.Allocs, Bytes: s.Bytes, Collected: s.Collected}
+}
+
+func (s *server) lookup(name string) (*Benchmark, error) {
+	if name == "" {
+		return nil, errors.New("malformed request: no benchmark name")
+	}
+	b, ok := s.byName[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown benchmark %q (this worker has %d; names look like %s)", name, len(s.byName), s.example())
+	}
+	return b, nil
+}
+
+func (s *server) example() string {
+	if len(s.suite.Benchmarks) == 0 {
+		return "none"
+	}
+	return s.suite.Benchmarks[0].Name
+}
+
+// block runs pre untimed iterations of b, then n iterations as one timed
+// block, with the collector off (it is off for the worker's life). It
+// collects first only when the garbage since the last collection passed
+// MaxGarbage.
+func (s *server) block(b *Benchmark, n, pre int) (Sample, error) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	collected := false
+	if before.TotalAlloc-s.sinceGC > s.opts.MaxGarbage {
+		s.collect()
+		collected = true
+	}
+	if pre > 0 {
+		if err := safeLoop(b, pre); err != nil {
+			return Sample{}, err
+		}
+	}
+	if pre > 0 || collected {
+		runtime.ReadMemStats(&before)
+	}
+	start := time.Now()
+	err := safeLoop(b, n)
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		return Sample{}, err
+	}
+	return Sample{
+		Iterations: n,
+		ElapsedNs:  elapsed.Nanoseconds(),
+		Allocs:     after.Mallocs - before.Mallocs,
+		Bytes:      after.TotalAlloc - before.TotalAlloc,
+		Collected:  collected,
+	}, nil
+}
+
+// safeLoop runs b.Loop, turning a panic into an error: a broken codec is
+// reported to the orchestrator, not a dead worker.
+func safeLoop(b *Benchmark, n int) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s panicked: %v", b.Name, p)
+		}
+	}()
+	if err := b.Loop(n); err != nil {
+		return fmt.Errorf("%s: %w", b.Name, err)
+	}
+	return nil
+}
+
+// warmup runs b in doubling batches until it has run for d (at least one
+// iteration; once 200 iterations and a batch of a millisecond are done it
+// stops early), collecting before each batch, and returns the last batch,
+// whose time per operation sizes the blocks. This is the warm-up of
+// bench.Runner: caches, branch predictors and lazily built codec state
+// reach their steady state before any block is timed.
+func (s *server) warmup(b *Benchmark, d time.Duration) (Sample, error) {
+	var spent time.Duration
+	iters := 0
+	var last Sample
+	for n := 1; ; n *= 2 {
+		s.collect()
+		smp, err := s.block(b, n, 0)
+		if err != nil {
+			return Sample{}, err
+		}
+		last = smp
+		spent += time.Duration(smp.ElapsedNs)
+		iters += n
+		if spent >= d || (iters >= 200 && smp.ElapsedNs >= time.Millisecond.Nanoseconds()) || n >= maxN/2 {
+			break
+		}
+		if next := time.Duration(smp.NsPerOp() * float64(2*n)); next > 4*d {
+			break
+		}
+	}
+	s.collect()
+	return last, nil
+}
