@@ -21,6 +21,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -75,7 +76,7 @@ func TestContainerAction(t *testing.T) {
 	pm := newE2EPodman(t)
 	ctx, cancel := context.WithTimeout(context.Background(), e2eBudget(t, 5*time.Minute))
 	defer cancel()
-	img := e2eBuildImage(ctx, t, pm)
+	img := e2eBuildImage(ctx, t, pm, false)
 
 	fake, err := fakegithub.NewOn("127.0.0.1:0")
 	if err != nil {
@@ -533,7 +534,10 @@ type e2eImage struct {
 
 // e2eBuildImage builds the static binary and an image with the layout
 // of the Dockerfile's final stage, under a unique tag removed at the end.
-func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman) *e2eImage {
+// With toolchain, the image also holds this machine's Go toolchain and CA
+// certificates where the Dockerfile puts golang's (the A/B mode builds
+// with them); without, they are left out to keep the image small.
+func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman, toolchain bool) *e2eImage {
 	t.Helper()
 	start := time.Now()
 	root, err := e2eRepoRoot()
@@ -544,13 +548,16 @@ func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman) *e2eImage {
 	if err != nil {
 		t.Fatal(err)
 	}
-	containerfile, err := e2eContainerfile(string(dockerfile))
+	containerfile, err := e2eContainerfile(string(dockerfile), toolchain)
 	if err != nil {
 		t.Fatalf("Dockerfile: %v", err)
 	}
 	dir := filepath.Join(pm.store, "context")
 	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o755); err != nil {
 		t.Fatal(err)
+	}
+	if toolchain {
+		e2eCopyToolchain(ctx, t, dir)
 	}
 	if err := os.Chmod(filepath.Join(dir, "tmp"), 0o1777); err != nil {
 		t.Fatal(err)
@@ -590,11 +597,13 @@ func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman) *e2eImage {
 
 // e2eContainerfile turns the Dockerfile's last stage into a Containerfile for a
 // context holding the binary as "wirebench" and the empty directory "tmp":
-// COPY --from=build /out/X Y becomes COPY X Y, the Go toolchain (from an
-// image that cannot be pulled here) is left out, everything else (ENV,
-// ENTRYPOINT, a USER or WORKDIR if one is ever added) is kept, so the test
-// image behaves as the published one.
-func e2eContainerfile(dockerfile string) (string, error) {
+// COPY --from=build /out/X Y becomes COPY X Y; the Go toolchain and CA
+// certificates (from an image that cannot be pulled here) become COPY go
+// and COPY ca-certificates.crt from the context with toolchain, and are
+// left out without; everything else (ENV, ENTRYPOINT, a USER or WORKDIR if
+// one is ever added) is kept, so the test image behaves as the published
+// one.
+func e2eContainerfile(dockerfile string, toolchain bool) (string, error) {
 	var lines []string
 	var cur strings.Builder
 	for line := range strings.Lines(dockerfile) {
@@ -631,7 +640,14 @@ func e2eContainerfile(dockerfile string) (string, error) {
 		if strings.ToUpper(f[0]) == "COPY" && len(f) >= 2 && strings.HasPrefix(f[1], "--from=") {
 			switch from := strings.TrimPrefix(f[1], "--from="); from {
 			case "toolchain":
-				continue // not needed by the modes tested here
+				if !toolchain {
+					continue // only the A/B mode needs it
+				}
+				src, ok := map[string]string{"/usr/local/go": "go", "/etc/ssl/certs/ca-certificates.crt": "ca-certificates.crt"}[f[2]]
+				if len(f) != 4 || !ok {
+					return "", fmt.Errorf("cannot translate %q: update container_test.go", l)
+				}
+				l = "COPY " + src + " " + f[3]
 			case "build":
 				if len(f) != 4 {
 					return "", fmt.Errorf("cannot translate %q: update container_test.go", l)
@@ -677,6 +693,9 @@ type e2eSpec struct {
 	token     string            // the github-token input
 	inputs    map[string]string // inputs the workflow sets (with:)
 	workspace map[string][]byte // files in the checkout
+	env       []string          // more NAME=value for the container (test set-up, not the runner's)
+	volumes   []string          // more -v HOST:CONTAINER[:OPTIONS]
+	timeout   time.Duration     // bound of the run; e2eRunTimeout if 0
 }
 
 // e2eRun is what a workflow would see of one step.
@@ -856,12 +875,16 @@ func (h *e2eHarness) run(t *testing.T, spec e2eSpec) *e2eRun {
 		"-v", r.fileCommands + ":/github/file_commands",
 		"-v", r.workspace + ":/github/workspace",
 	}
-	for _, e := range env {
+	for _, v := range spec.volumes {
+		args = append(args, "-v", v)
+	}
+	for _, e := range append(env, spec.env...) {
 		args = append(args, "-e", e)
 	}
 	args = append(args, h.image.tag)
 
-	ctx, cancel := context.WithTimeout(h.ctx, e2eRunTimeout)
+	timeout := cmp.Or(spec.timeout, e2eRunTimeout)
+	ctx, cancel := context.WithTimeout(h.ctx, timeout)
 	defer cancel()
 	cmd := h.pm.command(ctx, args...)
 	cmd.Env = append(slices.Clone(h.pm.env), secretEnv...)
@@ -881,7 +904,7 @@ func (h *e2eHarness) run(t *testing.T, spec e2eSpec) *e2eRun {
 		rmctx, rmcancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer rmcancel()
 		_, _ = h.pm.output(rmctx, "rm", "--force", "--ignore", "--time", "0", container)
-		t.Fatalf("the container did not finish within %v\n%s", e2eRunTimeout, r.dump())
+		t.Fatalf("the container did not finish within %v\n%s", timeout, r.dump())
 	}
 	var exit *exec.ExitError
 	switch {
@@ -1217,9 +1240,21 @@ func TestContainerfileFromDockerfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := e2eContainerfile(string(data))
+	got, err := e2eContainerfile(string(data), false)
 	if err != nil {
 		t.Fatal(err)
+	}
+	withGo, err := e2eContainerfile(string(data), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"COPY go /usr/local/go\n", "COPY ca-certificates.crt /etc/ssl/certs/ca-certificates.crt\n", "PATH=/usr/local/go/bin"} {
+		if !strings.Contains(withGo, want) {
+			t.Errorf("test Containerfile with the toolchain lacks %q:\n%s", want, withGo)
+		}
+	}
+	if strings.Contains(got, "/usr/local/go /usr/local/go") {
+		t.Errorf("test Containerfile without the toolchain copies it:\n%s", got)
 	}
 	for _, want := range []string{"FROM scratch\n", "COPY wirebench /wirebench\n", "COPY tmp /tmp\n", `ENTRYPOINT ["/wirebench"]`, "GODEBUG=madvdontneed=0"} {
 		if !strings.Contains(got, want) {
@@ -1235,7 +1270,7 @@ func TestContainerfileFromDockerfile(t *testing.T) {
 		"FROM golang AS build\nFROM scratch\nCOPY --from=build /out/other /other\n",
 		"FROM scratch\nCOPY --from=elsewhere /x /x\n",
 	} {
-		if _, err := e2eContainerfile(bad); err == nil {
+		if _, err := e2eContainerfile(bad, true); err == nil {
 			t.Errorf("e2eContainerfile accepted\n%s", bad)
 		}
 	}

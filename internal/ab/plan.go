@@ -3,8 +3,9 @@ package ab
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
+
+	"github.com/wirebench/wirebench/internal/bench"
 )
 
 // task is one benchmark measured in every round: each visit is a block of
@@ -94,31 +95,11 @@ func planReps(pairCost []time.Duration, available time.Duration, targetRounds in
 	for i, c := range pairCost {
 		costs[i] = float64(c)
 	}
-	t := waterLevel(costs, float64(available)/float64(max(targetRounds, 1)))
+	t := bench.WaterLevel(costs, float64(available)/float64(max(targetRounds, 1)))
 	t = min(max(t, float64(minShare)), float64(maxShare))
 	reps := make([]int, len(pairCost))
 	for i, c := range costs {
 		reps[i] = max(1, int(math.Round(t/max(c, 1))))
 	}
 	return reps
-}
-
-// waterLevel returns t such that sum(max(t, c)) = total, or the smallest
-// cost when even that does not fit.
-func waterLevel(costs []float64, total float64) float64 {
-	c := slices.Clone(costs)
-	slices.Sort(c)
-	sumAbove := 0.0
-	for k := 0; k < len(c); k++ {
-		below := len(c) - k
-		t := (total - sumAbove) / float64(below)
-		if t >= c[below-1] {
-			return t
-		}
-		sumAbove += c[below-1]
-	}
-	if len(c) == 0 {
-		return 0
-	}
-	return c[0]
 }

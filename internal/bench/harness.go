@@ -209,7 +209,7 @@ func (r *Runner) plan(roundsLeft int) []int {
 	for i, e := range r.est {
 		costs[i] = e.ns
 	}
-	t := waterLevel(costs, perRound)
+	t := WaterLevel(costs, perRound)
 	t = min(max(t, float64(100*time.Microsecond)), float64(time.Second))
 	n := make([]int, len(r.benches))
 	for i, e := range r.est {
@@ -222,9 +222,11 @@ func (r *Runner) plan(roundsLeft int) []int {
 	return n
 }
 
-// waterLevel returns t such that sum(max(t, c)) = total, or the smallest
-// cost when even that does not fit.
-func waterLevel(costs []float64, total float64) float64 {
+// WaterLevel returns t such that sum(max(t, c)) = total, or the smallest
+// cost when even that does not fit: the time every benchmark gets in a
+// round when the cheap ones are batched up to a common level and the
+// expensive ones run once. The A/B orchestrator plans its visits with it.
+func WaterLevel(costs []float64, total float64) float64 {
 	c := slices.Clone(costs)
 	slices.Sort(c)
 	// With the k largest costs above the level, the rest share what is left.

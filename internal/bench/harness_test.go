@@ -24,13 +24,13 @@ func TestWaterLevel(t *testing.T) {
 		{[]float64{}, 100, 0},
 	}
 	for _, tt := range tests {
-		got := waterLevel(tt.costs, tt.total)
+		got := WaterLevel(tt.costs, tt.total)
 		sum := 0.0
 		for _, c := range tt.costs {
 			sum += max(got, c)
 		}
 		if math.Abs(got-tt.want) > 1e-9 {
-			t.Errorf("waterLevel(%v, %v) = %v, want %v (sum %v)", tt.costs, tt.total, got, tt.want, sum)
+			t.Errorf("WaterLevel(%v, %v) = %v, want %v (sum %v)", tt.costs, tt.total, got, tt.want, sum)
 		}
 	}
 }
