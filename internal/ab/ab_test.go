@@ -454,7 +454,7 @@ func TestVerdictBoundaries(t *testing.T) {
 		{1.0, 0.98, 1.02, 1, compare.Inconclusive},         // too wide to say
 		{math.NaN(), math.NaN(), math.NaN(), math.NaN(), compare.Inconclusive},
 	} {
-		if got := verdict(tc.ratio, tc.lo, tc.hi, tc.p, o); got != tc.want {
+		if got := compare.Decide(tc.ratio, tc.lo, tc.hi, tc.p, o.Threshold, o.Alpha, false); got != tc.want {
 			t.Errorf("ratio %v [%v, %v] p %v: %s, want %s", tc.ratio, tc.lo, tc.hi, tc.p, got, tc.want)
 		}
 	}

@@ -62,7 +62,7 @@ func paired(ss []series, opts compare.Options, inst noise) []compare.Comparison 
 	for i, s := range ss {
 		c := compare.Comparison{
 			Name: s.name, Unit: results.UnitNsPerOp, Kind: compare.Noisy, Paired: true,
-			Baseline: summarize(s.base), Candidate: summarize(s.other),
+			Baseline: compare.Summarize(s.base), Candidate: compare.Summarize(s.other),
 			Ratio: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), RawRatio: math.NaN(),
 			P: math.NaN(), PAdjusted: math.NaN(), MDE: math.NaN(),
 		}
@@ -249,14 +249,6 @@ func estimateGenerations(c *compare.Comparison, gs [][]float64, inst noise, conf
 	return se
 }
 
-func summarize(v []float64) compare.Summary {
-	m, err := stats.Median(v)
-	if err != nil {
-		m = math.NaN()
-	}
-	return compare.Summary{Median: m, N: len(v)}
-}
-
 // minPairs is the fewest pairs a paired test is run on: with fewer, no
 // outcome reaches any useful level.
 const minPairs = 6
@@ -326,32 +318,12 @@ func estimatePaired(c *compare.Comparison, lr []float64, confidence float64) {
 	c.RawRatio = c.Ratio
 }
 
-// verdict applies the decision rule to an estimate: significant (adjusted
-// p below alpha) and beyond the floor is a regression or an improvement;
-// an interval inside ±floor is unchanged; anything else is inconclusive.
-func verdict(ratio, lo, hi, pAdjusted float64, opts compare.Options) compare.Verdict {
-	t := opts.Threshold
-	if math.IsNaN(ratio) || math.IsNaN(pAdjusted) {
-		return compare.Inconclusive
-	}
-	significant := pAdjusted < opts.Alpha
-	switch {
-	case significant && ratio > 1+t:
-		return compare.Regression
-	case significant && ratio < 1-t:
-		return compare.Improvement
-	case lo >= 1-t && hi <= 1+t:
-		return compare.Unchanged
-	}
-	return compare.Inconclusive
-}
-
 // judgePaired sets the verdict, the minimum detectable effect and, for
 // inconclusive comparisons of one generation, the number of pairs that
 // would resolve them. se is the standard error of the log ratio of a
 // comparison over several generations, NaN otherwise.
 func judgePaired(c *compare.Comparison, lr []float64, se float64, opts compare.Options, m int) {
-	c.Verdict = verdict(c.Ratio, c.Lo, c.Hi, c.PAdjusted, opts)
+	c.Verdict = compare.Decide(c.Ratio, c.Lo, c.Hi, c.PAdjusted, opts.Threshold, opts.Alpha, false)
 	if math.IsNaN(c.P) {
 		c.Verdict = compare.Inconclusive
 		return

@@ -369,7 +369,7 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 	var noisy []int
 	for _, p := range pairs {
 		c := Comparison{Name: p.name, Unit: p.unit, HigherIsBetter: results.HigherIsBetter(p.unit),
-			Baseline: summarize(p.b), Candidate: summarize(p.c), P: math.NaN(), PAdjusted: math.NaN(), MDE: math.NaN()}
+			Baseline: Summarize(p.b), Candidate: Summarize(p.c), P: math.NaN(), PAdjusted: math.NaN(), MDE: math.NaN()}
 		if exactMetric(p.unit, p.b, p.c) {
 			c.Kind = Exact
 			judgeExact(&c, opts)
@@ -556,7 +556,34 @@ func diffFields(d []results.Difference) string {
 	return strings.Join(f, "; ")
 }
 
-func summarize(v []float64) Summary {
+// Decide is the decision rule for a tested comparison, shared by the
+// stored-baseline and the same-runner A/B comparisons: significant
+// (adjusted p below alpha) and beyond ±threshold is a regression or an
+// improvement; an interval inside ±threshold is unchanged; anything else,
+// a NaN estimate or p-value included, is inconclusive.
+func Decide(ratio, lo, hi, pAdjusted, threshold, alpha float64, higherIsBetter bool) Verdict {
+	if math.IsNaN(ratio) || math.IsNaN(pAdjusted) {
+		return Inconclusive
+	}
+	t := threshold
+	worse, better := ratio > 1+t, ratio < 1-t
+	if higherIsBetter {
+		worse, better = ratio < 1-t, ratio > 1+t
+	}
+	significant := pAdjusted < alpha
+	switch {
+	case significant && worse:
+		return Regression
+	case significant && better:
+		return Improvement
+	case lo >= 1-t && hi <= 1+t:
+		return Unchanged
+	}
+	return Inconclusive
+}
+
+// Summarize is the median and count of a sample, for a Comparison.
+func Summarize(v []float64) Summary {
 	m, err := stats.Median(v)
 	if err != nil {
 		m = math.NaN()
@@ -671,21 +698,8 @@ func judgeNoisy(c *Comparison, b, n []float64, opts Options, m int) {
 		c.Verdict = Inconclusive
 		return
 	}
-	worse, better := c.Ratio > 1+t, c.Ratio < 1-t
-	if c.HigherIsBetter {
-		worse, better = c.Ratio < 1-t, c.Ratio > 1+t
-	}
+	c.Verdict = Decide(c.Ratio, c.Lo, c.Hi, c.PAdjusted, t, opts.Alpha, c.HigherIsBetter)
 	significant := c.PAdjusted < opts.Alpha
-	switch {
-	case significant && worse:
-		c.Verdict = Regression
-	case significant && better:
-		c.Verdict = Improvement
-	case c.Lo >= 1-t && c.Hi <= 1+t:
-		c.Verdict = Unchanged
-	default:
-		c.Verdict = Inconclusive
-	}
 	// What this comparison could see: the effect detectable at the
 	// per-comparison level the adjustment demands of the strongest result
 	// (alpha/m under Holm).
