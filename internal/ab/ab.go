@@ -792,7 +792,7 @@ func (r *run) results(h worker.Hello, data [][]visit, sizes []int, w int) *resul
 	res := results.New(h.Suite, h.Env)
 	res.Settings = results.Settings{Budget: r.opts.Budget, Seed: r.opts.Seed, Source: "wirebench ab", Elapsed: time.Since(r.start)}
 	for i, name := range r.names {
-		codec, dataset, op := parseName(name)
+		codec, dataset, op := results.NameParts(name)
 		b := results.Benchmark{Name: name, Codec: codec, Dataset: dataset, Op: op}
 		for _, v := range data[i] {
 			b.Iterations = append(b.Iterations, int64(v[w].Iterations))
@@ -813,26 +813,6 @@ func (r *run) results(h worker.Hello, data [][]visit, sizes []int, w int) *resul
 		}
 	}
 	return res
-}
-
-// parseName splits "BenchmarkSerialize/codec=protobuf/dataset=small".
-func parseName(name string) (codec, dataset, op string) {
-	parts := strings.Split(name, "/")
-	switch parts[0] {
-	case "BenchmarkSerialize":
-		op = "serialize"
-	case "BenchmarkDeserialize":
-		op = "deserialize"
-	}
-	for _, p := range parts[1:] {
-		if v, ok := strings.CutPrefix(p, "codec="); ok {
-			codec = v
-		}
-		if v, ok := strings.CutPrefix(p, "dataset="); ok {
-			dataset = v
-		}
-	}
-	return codec, dataset, op
 }
 
 // dominantShare is the share of blocks that must agree for an allocation

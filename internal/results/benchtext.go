@@ -47,7 +47,6 @@ func posOf(file string, line int) string { return fmt.Sprintf("%s:%d", file, lin
 func addResult(res *Results, index map[string]int, rec *benchfmt.Result) error {
 	base, parts := rec.Name.Parts() // base lacks the "Benchmark" prefix
 	name := "Benchmark" + string(base)
-	var codec, dataset string
 	for _, p := range parts {
 		s := string(p)
 		if strings.HasPrefix(s, "-") { // the -GOMAXPROCS suffix
@@ -56,14 +55,6 @@ func addResult(res *Results, index map[string]int, rec *benchfmt.Result) error {
 			}
 		}
 		name += s
-		if k, v, ok := strings.Cut(strings.TrimPrefix(s, "/"), "="); ok {
-			switch k {
-			case "codec":
-				codec = v
-			case "dataset":
-				dataset = v
-			}
-		}
 	}
 	if res.Suite == "" {
 		res.Suite = rec.GetConfig("wirebench-suite")
@@ -82,7 +73,8 @@ func addResult(res *Results, index map[string]int, rec *benchfmt.Result) error {
 	if !ok {
 		i = len(res.Benchmarks)
 		index[name] = i
-		res.Benchmarks = append(res.Benchmarks, Benchmark{Name: name, Codec: codec, Dataset: dataset, Op: opOf(string(base))})
+		codec, dataset, op := NameParts(name)
+		res.Benchmarks = append(res.Benchmarks, Benchmark{Name: name, Codec: codec, Dataset: dataset, Op: op})
 	}
 	b := &res.Benchmarks[i]
 	b.Iterations = append(b.Iterations, int64(rec.Iters))
@@ -100,14 +92,28 @@ func addResult(res *Results, index map[string]int, rec *benchfmt.Result) error {
 	return nil
 }
 
-func opOf(base string) string {
-	switch base {
+// NameParts returns the codec, the dataset and the operation a benchmark
+// name such as "BenchmarkSerialize/codec=protobuf/dataset=small" names,
+// "" for each it does not.
+func NameParts(name string) (codec, dataset, op string) {
+	base, parts := benchfmt.Name(name).Parts()
+	switch strings.TrimPrefix(string(base), "Benchmark") {
 	case "Serialize":
-		return "serialize"
+		op = "serialize"
 	case "Deserialize":
-		return "deserialize"
+		op = "deserialize"
 	}
-	return ""
+	for _, p := range parts {
+		if k, v, ok := strings.Cut(strings.TrimPrefix(string(p), "/"), "="); ok {
+			switch k {
+			case "codec":
+				codec = v
+			case "dataset":
+				dataset = v
+			}
+		}
+	}
+	return codec, dataset, op
 }
 
 // WriteBench writes r in the Go benchmark format, one line per sample, with
