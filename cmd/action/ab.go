@@ -176,13 +176,13 @@ func runAB(ctx context.Context, e *env, c abConfig) (*ab.Outcome, error) {
 	return o, nil
 }
 
-// environWith returns the workers' environment: the process environment
-// without secrets (see workerEnviron), with key set to value, or removed
-// when value is "". The base worker must not inherit the head's
+// environWith returns the process environment with key set to value, or
+// removed when value is "" (internal/ab drops the secrets from it before a
+// worker sees it). The base worker must not inherit the head's
 // GITHUB_SHA, or it would record the head's commit as its own.
 func environWith(key, value string) []string {
 	var env []string
-	for _, kv := range workerEnviron(os.Environ()) {
+	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, key+"=") {
 			env = append(env, kv)
 		}
@@ -191,34 +191,6 @@ func environWith(key, value string) []string {
 		env = append(env, key+"="+value)
 	}
 	return env
-}
-
-// workerEnviron drops from env what the workers must not see. A worker
-// runs code built from the pull request, so it gets neither the action's
-// inputs (INPUT_GITHUB-TOKEN among them) nor any variable that carries a
-// token or a URL to get one (the runner's ACTIONS_* tokens, GITHUB_TOKEN,
-// GH_TOKEN): a pull request that changes the benchmark must not be able
-// to read them. Everything else (PATH, HOME, GOMAXPROCS, GODEBUG, …)
-// passes, so both builds run as the action itself does.
-func workerEnviron(env []string) []string {
-	secret := func(name string) bool {
-		up := strings.ToUpper(name)
-		switch {
-		case strings.HasPrefix(up, "INPUT_"), strings.HasPrefix(up, "ACTIONS_"):
-			return true
-		case up == "GITHUB_TOKEN", up == "GH_TOKEN", up == "GITHUB_PAT":
-			return true
-		}
-		return strings.Contains(up, "TOKEN") || strings.Contains(up, "SECRET") || strings.Contains(up, "PASSWORD")
-	}
-	var out []string
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		if !secret(name) {
-			out = append(out, kv)
-		}
-	}
-	return out
 }
 
 // sameRunnerAB runs the same-runner A/B comparison for the action's check

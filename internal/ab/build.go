@@ -85,8 +85,8 @@ type StartOptions struct {
 	// Filter is the user's selection (the worker's --filter), "" for the
 	// default suite.
 	Filter string
-	// BaseEnv and HeadEnv are the workers' environments; nil means the
-	// current one.
+	// BaseEnv and HeadEnv are the workers' environments, secrets always
+	// dropped (see workerEnviron); nil means the current one.
 	BaseEnv, HeadEnv []string
 	// AA starts second base workers for the A/A check.
 	AA bool
@@ -199,6 +199,7 @@ func start(ctx context.Context, bins []string, args []string, o StartOptions, aa
 			if env == nil {
 				env = os.Environ()
 			}
+			env = workerEnviron(env)
 			clients[i], errs[i] = worker.Start(ctx, s.label, s.bin, slices.Clone(args), env, o.Stderr)
 		}()
 	}
@@ -229,4 +230,32 @@ func start(ctx context.Context, bins []string, args []string, o StartOptions, aa
 		return errors.Join(errs...)
 	}
 	return g, nil
+}
+
+// workerEnviron drops from env what the workers must not see. A worker
+// runs code built from the pull request, so it gets neither the action's
+// inputs (INPUT_GITHUB-TOKEN among them) nor any variable that carries a
+// token or a URL to get one (the runner's ACTIONS_* tokens, GITHUB_TOKEN,
+// GH_TOKEN): a pull request that changes the benchmark must not be able
+// to read them. Everything else (PATH, HOME, GOMAXPROCS, GODEBUG, …)
+// passes, so both builds run as the action itself does.
+func workerEnviron(env []string) []string {
+	secret := func(name string) bool {
+		up := strings.ToUpper(name)
+		switch {
+		case strings.HasPrefix(up, "INPUT_"), strings.HasPrefix(up, "ACTIONS_"):
+			return true
+		case up == "GITHUB_TOKEN", up == "GH_TOKEN", up == "GITHUB_PAT":
+			return true
+		}
+		return strings.Contains(up, "TOKEN") || strings.Contains(up, "SECRET") || strings.Contains(up, "PASSWORD")
+	}
+	var out []string
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !secret(name) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
