@@ -34,26 +34,16 @@ func TestContainerActionAB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("container end-to-end test: skipped with -short")
 	}
-	pm := newE2EPodman(t)
-	ctx, cancel := context.WithTimeout(context.Background(), e2eBudget(t, 10*time.Minute))
-	defer cancel()
-
+	h := newE2EHarness(t, 10*time.Minute, true)
+	fake, img := h.fake, h.image
 	root, err := e2eRepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
 	tree := e2eSourceTree(t, root)
 	modcache := e2eGoEnv(t, "GOMODCACHE")
-
-	img := e2eBuildImage(ctx, t, pm, true)
-	fake, err := fakegithub.NewOn("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(fake.Close)
 	token := "ghs_WbE2eAbTok" + e2eRandHex(12)
 	fake.AddToken(token, fakegithub.ActionsBot)
-	h := &e2eHarness{ctx: ctx, pm: pm, image: img, fake: fake, dir: t.TempDir()}
 
 	const (
 		dataset   = "internal/bench/dataset.go"

@@ -73,25 +73,15 @@ func TestContainerAction(t *testing.T) {
 	if testing.Short() {
 		t.Skip("container end-to-end test: skipped with -short")
 	}
-	pm := newE2EPodman(t)
-	ctx, cancel := context.WithTimeout(context.Background(), e2eBudget(t, 5*time.Minute))
-	defer cancel()
-	img := e2eBuildImage(ctx, t, pm, false)
-
-	fake, err := fakegithub.NewOn("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(fake.Close)
+	// The runs' directories outlive their subtests: the last one reads them.
+	h := newE2EHarness(t, 5*time.Minute, false)
+	fake := h.fake
 	// Distinctive tokens, so any leak is unmistakable. Once a token is
 	// registered, the fake answers 401 to any other.
 	token := "ghs_WbE2eWriteTok" + e2eRandHex(12)
 	forkToken := "ghs_WbE2eForkTok" + e2eRandHex(12)
 	fake.AddToken(token, fakegithub.ActionsBot)
 	fake.AddToken(forkToken, fakegithub.Identity{Login: "github-actions[bot]", Type: "Bot", ReadOnly: true})
-
-	// The runs' directories outlive their subtests: the last one reads them.
-	h := &e2eHarness{ctx: ctx, pm: pm, image: img, fake: fake, dir: t.TempDir()}
 	var (
 		stored      []byte // the baseline the push wrote
 		commentID   int64
@@ -426,6 +416,24 @@ func TestContainerAction(t *testing.T) {
 	})
 
 	h.logStartup(t)
+}
+
+// newE2EHarness prepares what every container scenario needs: podman with
+// a private store, the test image (with the Go toolchain or without) and a
+// fake GitHub API on a local port, all bounded by limit and removed at the
+// end of the test. Tokens are the scenario's to register.
+func newE2EHarness(t *testing.T, limit time.Duration, toolchain bool) *e2eHarness {
+	t.Helper()
+	pm := newE2EPodman(t)
+	ctx, cancel := context.WithTimeout(context.Background(), e2eBudget(t, limit))
+	t.Cleanup(cancel)
+	img := e2eBuildImage(ctx, t, pm, toolchain)
+	fake, err := fakegithub.NewOn("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(fake.Close)
+	return &e2eHarness{ctx: ctx, pm: pm, image: img, fake: fake, dir: t.TempDir()}
 }
 
 // e2eBudget is the time left before the test binary's deadline, minus a
