@@ -11,6 +11,8 @@ require (
 	google.golang.org/protobuf v1.36.12
 )
 
+require go.yaml.in/yaml/v3 v3.0.6 // indirect
+
 require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
 	codeberg.org/go-latex/latex v0.2.0 // indirect

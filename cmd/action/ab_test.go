@@ -13,6 +13,7 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/worker"
 )
@@ -170,13 +171,17 @@ func TestSameRunnerABFallback(t *testing.T) {
 		{"not a module", pr, "notmod", "", "not a Go module"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			vars := map[string]string{"INPUT_BASE-PATH": tc.basePath}
+			vars := map[string]string{"INPUT_BASE-PATH": tc.basePath, "INPUT_BENCHMARK-FILE": tc.file}
 			getenv := func(k string) string { return vars[k] }
+			cfg, err := config.FromInputs(getenv)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var stdout bytes.Buffer
 			a := &actionRun{
 				e:   &env{stdout: &stdout, stderr: io.Discard, getenv: getenv},
 				gha: githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(&stdout)),
-				ev:  tc.ev, cfg: actionConfig{BenchmarkFile: tc.file},
+				ev:  tc.ev, cfg: cfg, src: actionSource(cfg, tc.ev, getenv),
 			}
 			old, _ := os.Getwd()
 			os.Chdir(dir)

@@ -10,8 +10,13 @@
 //	action compare [flags] OLD NEW
 //	action check [flags]        measure, compare with the baseline, report
 //	action update [flags]       measure and store the new baseline
+//	action merge [flags] SHARDS...
+//	action ab --base DIR [flags]
 //
-// Run `action help` or `action COMMAND -h` for the flags.
+// Run `action help` or `action COMMAND -h` for the flags. The commands
+// read their flags (or, under Actions, the action's inputs) into one
+// config.Config, take their benchmarks from a source.Source, and hand the
+// outcome of internal/pipeline to internal/deliver.
 package main
 
 import (
@@ -27,6 +32,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/wirebench/wirebench/internal/config"
 )
 
 // Exit statuses, as documented in the README: 1 when the gate fails
@@ -52,65 +59,72 @@ type env struct {
 	getenv         func(string) string
 }
 
+// commands are the commands by name.
+var commands = map[config.Command]func(context.Context, *env, []string) error{
+	config.Run:     cmdRun,
+	config.Compare: cmdCompare,
+	config.Check:   cmdCheck,
+	config.Update:  cmdUpdate,
+	config.Merge:   cmdMerge,
+	config.AB:      cmdAB,
+	config.Worker:  cmdWorker,
+	config.Action:  func(ctx context.Context, e *env, _ []string) error { return cmdAction(ctx, e) },
+}
+
 // Main runs wirebench with args and returns the exit status. It never
 // calls os.Exit, so tests can drive it.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
-	cmd := ""
+	name := ""
 	if len(args) > 0 {
-		cmd, args = args[0], args[1:]
+		name, args = args[0], args[1:]
 	}
 	var err error
-	switch cmd {
-	case "run":
-		err = cmdRun(ctx, e, args)
-	case "compare":
-		err = cmdCompare(ctx, e, args)
-	case "check":
-		err = cmdCheck(ctx, e, args)
-	case "update":
-		err = cmdUpdate(ctx, e, args)
-	case "worker":
-		err = cmdWorker(ctx, e, args)
-	case "ab":
-		err = cmdAB(ctx, e, args)
-	case "merge":
-		err = cmdMerge(ctx, e, args)
+	switch name {
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
+		config.Help(stdout)
 		return exitOK
 	case "":
-		if getenv("GITHUB_ACTIONS") == "true" {
+		switch {
+		case getenv("GITHUB_ACTIONS") == "true":
 			err = cmdAction(ctx, e)
-		} else {
+		default:
 			err = cmdDefault(ctx, e)
 		}
 	default:
-		err = badInputf("unknown command %q: want run, compare, check or update (see `action help`)", cmd)
+		run, ok := commands[config.Command(name)]
+		if !ok {
+			err = badInputf("unknown command %q: want %s (see `action help`)", name, commandList())
+			break
+		}
+		err = run(ctx, e, args)
 	}
 	return exitCode(e, err)
 }
 
-const usage = `wirebench: serialization benchmarks that gate pull requests.
-
-Commands:
-  run       measure the suite and print a table (or --format bench|json)
-  compare   compare two results files (JSON or Go benchmark text)
-  check     measure, compare with the stored baseline, report, pass or fail
-  update    measure and store the new baseline
-  merge     merge the results of a job matrix's shards (run --shard I/N)
-
-With no command, wirebench checks against baseline/ when it exists and
-otherwise runs the suite. "action COMMAND -h" lists a command's flags.
-
-Exit status: 0 ok, 1 a regression failed the gate, 2 bad input or error.
-`
+// commandList names the commands people run.
+func commandList() string {
+	s := ""
+	for i, c := range config.Commands {
+		switch {
+		case i == 0:
+		case i == len(config.Commands)-1:
+			s += " or "
+		default:
+			s += ", "
+		}
+		s += string(c)
+	}
+	return s
+}
 
 // errGate is returned when the comparison meets the --fail-on condition.
 var errGate = errors.New("gate failed")
 
-// badInput marks errors caused by the user's input (flags, files), which
-// exit with status 2.
+// errHelp is returned when a command printed its usage on request.
+var errHelp = errors.New("help requested")
+
+// badInput marks errors caused by the user's input (flags, files).
 type badInput struct{ err error }
 
 func (b badInput) Error() string { return b.err.Error() }
@@ -120,11 +134,36 @@ func badInputf(format string, args ...any) error { return badInput{fmt.Errorf(fo
 
 func exitCode(e *env, err error) int {
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, errHelp):
 		return exitOK
 	case errors.Is(err, errGate):
 		return exitFail
 	}
 	fmt.Fprintf(e.stderr, "wirebench: %v\n", err)
 	return exitBadInput
+}
+
+// parse reads cmd's flags into a config and validates it: -h prints the
+// usage on stdout (errHelp, exit 0); a bad flag is one error.
+func parse(e *env, cmd config.Command, args []string) (*config.Config, error) {
+	c, err := config.Parse(cmd, args)
+	if errors.Is(err, config.ErrHelp) {
+		config.Usage(e.stdout, cmd)
+		return nil, errHelp
+	}
+	if err != nil {
+		return nil, badInput{err}
+	}
+	if err := c.Validate(cmd); err != nil {
+		return nil, badInput{err}
+	}
+	return c, nil
+}
+
+// gate turns a failed outcome into errGate.
+func gate(failed bool) error {
+	if failed {
+		return errGate
+	}
+	return nil
 }

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"flag"
 	"regexp"
 
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
@@ -14,22 +14,13 @@ import (
 // requests on stdin/stdout (see internal/worker for the protocol). It is
 // started by `action ab`, not by people.
 func cmdWorker(ctx context.Context, e *env, args []string) error {
-	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	filter := fs.String("filter", "", "regular expression selecting benchmarks by name, as for run")
-	if err := fs.Parse(args); err != nil {
-		return badInput{err}
-	}
-	if fs.NArg() > 0 {
-		return badInputf("worker takes no arguments, got %q", fs.Args())
+	c, err := parse(e, config.Worker, args)
+	if err != nil {
+		return err
 	}
 	var sel bench.Selection
-	if *filter != "" {
-		re, err := regexp.Compile(*filter)
-		if err != nil {
-			return badInputf("--filter %q is not a valid regular expression: %v", *filter, err)
-		}
-		sel.Filter = re
+	if c.Filter != "" {
+		sel.Filter = regexp.MustCompile(c.Filter) // checked by config
 	}
 	benches, err := bench.Prepare(sel, bench.Codecs(), bench.Datasets())
 	if err != nil {

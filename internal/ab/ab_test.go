@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -624,66 +621,6 @@ func TestSpawnErrorPassesThrough(t *testing.T) {
 	_, err := Run(context.Background(), func(context.Context, []string, bool) (*Generation, error) { return nil, want }, Options{})
 	if !errors.Is(err, worker.ErrIncompatible) {
 		t.Errorf("err = %v", err)
-	}
-}
-
-func TestCheckTree(t *testing.T) {
-	dir := t.TempDir()
-	if err := CheckTree(dir); !errors.Is(err, ErrSetup) || !strings.Contains(err.Error(), "no go.mod") {
-		t.Errorf("empty dir: %v", err)
-	}
-	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644)
-	if err := CheckTree(dir); !errors.Is(err, ErrSetup) || !strings.Contains(err.Error(), "no ./cmd/action") {
-		t.Errorf("module without cmd/action: %v", err)
-	}
-	os.MkdirAll(filepath.Join(dir, "cmd", "action"), 0o755)
-	if err := CheckTree(dir); err != nil {
-		t.Errorf("a wirebench-shaped tree: %v", err)
-	}
-	if err := CheckTree(filepath.Join(dir, "nope")); !errors.Is(err, ErrSetup) {
-		t.Errorf("a missing dir: %v", err)
-	}
-}
-
-// TestRealProcesses builds this module's ./cmd/action and runs a short
-// A/B of two benchmarks against itself with real worker processes.
-func TestRealProcesses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and measures for seconds")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command")
-	}
-	bin := filepath.Join(t.TempDir(), "action")
-	if err := Build(context.Background(), "../..", bin); err != nil {
-		t.Fatal(err)
-	}
-	spawn := Processes(bin, bin, StartOptions{Filter: "codec=raw/dataset=small", AA: true})
-	o, err := Run(context.Background(), spawn, Options{Budget: 3 * time.Second, ConfirmBudget: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := o.Result
-	if r.Method != compare.MethodPaired || r.AA == nil || r.AA.Benchmarks != 2 {
-		t.Errorf("method %q AA %+v", r.Method, r.AA)
-	}
-	timings := 0
-	for _, c := range r.Comparisons {
-		if c.Unit == results.UnitNsPerOp {
-			timings++
-			if !c.Paired || c.Baseline.N < 5 {
-				t.Errorf("%s: paired %v, %d pairs", c.Name, c.Paired, c.Baseline.N)
-			}
-		}
-		if c.Kind == compare.Exact && c.Verdict != compare.Unchanged {
-			t.Errorf("%s %s: %s between two identical builds", c.Name, c.Unit, c.Verdict)
-		}
-	}
-	if timings != 2 {
-		t.Errorf("%d timing comparisons, want 2", timings)
-	}
-	if err := Build(context.Background(), t.TempDir(), filepath.Join(t.TempDir(), "x")); !errors.Is(err, ErrSetup) {
-		t.Errorf("building an empty dir: %v", err)
 	}
 }
 

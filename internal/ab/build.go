@@ -17,9 +17,24 @@ import (
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
-// CheckTree reports whether dir holds a Go module with the suite's
-// command, ./cmd/action. The error wraps ErrSetup.
-func CheckTree(dir string) error {
+// Target is what the A/B mode builds in each source tree, and how it
+// starts the built program as a worker (see internal/worker). A source of
+// benchmarks that can be built implements it (internal/source).
+type Target interface {
+	// CheckTree reports whether tree holds something to build; the error
+	// wraps ErrSetup and says what is missing.
+	CheckTree(tree string) error
+	// Build builds tree into the executable out; the error wraps
+	// ErrSetup and carries the build's last lines.
+	Build(ctx context.Context, tree, out string) error
+	// WorkerArgs are the arguments that make the built executable a
+	// worker serving the benchmarks filter selects ("" all of them).
+	WorkerArgs(filter string) []string
+}
+
+// CheckModule reports whether dir is a directory holding a Go module. The
+// error wraps ErrSetup.
+func CheckModule(dir string) error {
 	if dir == "" {
 		return fmt.Errorf("%w: no directory given", ErrSetup)
 	}
@@ -30,19 +45,17 @@ func CheckTree(dir string) error {
 	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
 		return fmt.Errorf("%w: %s is not a Go module (it has no go.mod)", ErrSetup, dir)
 	}
-	if fi, err := os.Stat(filepath.Join(dir, "cmd", "action")); err != nil || !fi.IsDir() {
-		return fmt.Errorf("%w: %s has no ./cmd/action: it is not a wirebench tree", ErrSetup, dir)
-	}
 	return nil
 }
 
-// Build compiles ./cmd/action of the module in dir into the file out, with
-// -trimpath (so two checkouts of the same code in different directories
-// give the same binary) and without cgo, ignoring any go.work above dir.
-// When the tree's version control cannot be read (a checkout owned by
-// another user, as in a container) it builds without VCS stamping. The
-// error wraps ErrSetup and carries the compiler's last lines.
-func Build(ctx context.Context, dir, out string) error {
+// GoBuild compiles the package pkg of the module in dir into the file out,
+// with -trimpath (so two checkouts of the same code in different
+// directories give the same binary) and without cgo, ignoring any go.work
+// above dir. When the tree's version control cannot be read (a checkout
+// owned by another user, as in a container) it builds without VCS
+// stamping. The error wraps ErrSetup and carries the compiler's last
+// lines.
+func GoBuild(ctx context.Context, dir, pkg, out string) error {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		return fmt.Errorf("%w: the A/B mode builds the base and the head and needs the Go toolchain, but go is not in PATH", ErrSetup)
@@ -53,7 +66,7 @@ func Build(ctx context.Context, dir, out string) error {
 	}
 	build := func(extra ...string) ([]byte, error) {
 		args := append([]string{"build", "-trimpath"}, extra...)
-		args = append(args, "-o", out, "./cmd/action")
+		args = append(args, "-o", out, pkg)
 		cmd := exec.CommandContext(ctx, gobin, args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
@@ -64,7 +77,7 @@ func Build(ctx context.Context, dir, out string) error {
 		output, err = build("-buildvcs=false")
 	}
 	if err != nil {
-		return fmt.Errorf("%w: go build ./cmd/action in %s: %v\n%s", ErrSetup, dir, err, lastLines(string(output), 20))
+		return fmt.Errorf("%w: go build %s in %s: %v\n%s", ErrSetup, pkg, dir, err, lastLines(string(output), 20))
 	}
 	return nil
 }
@@ -82,6 +95,8 @@ type StartOptions struct {
 	// Dir is where each generation's copies of the binaries go; "" runs
 	// the binaries in place (tests).
 	Dir string
+	// Target gives the workers' arguments.
+	Target Target
 	// Filter is the user's selection (the worker's --filter), "" for the
 	// default suite.
 	Filter string
@@ -112,10 +127,7 @@ func Processes(baseBin, headBin string, o StartOptions) Spawner {
 			}
 			filter = "^(?:" + strings.Join(quoted, "|") + ")$"
 		}
-		var args []string
-		if filter != "" {
-			args = []string{"--filter", filter}
-		}
+		args := o.Target.WorkerArgs(filter)
 		suffix := ""
 		if gen > 0 {
 			suffix = fmt.Sprintf(" #%d", gen+1)

@@ -139,6 +139,19 @@ func Merge(ours, theirs *Baseline, limit int) *Baseline {
 	return out
 }
 
+// Refresh returns the baseline after run r: old (nil when there is none
+// yet) merged with a baseline of r alone, so that r becomes the reference
+// unless old holds a more recent run, and its summary joins the history,
+// bounded by limit. It is the one way a baseline is refreshed, on disk and
+// through the API alike, and it is idempotent: a write retried after a
+// lost answer does not add r twice.
+func Refresh(old *Baseline, r *results.Results, runID string, limit int) *Baseline {
+	if old == nil {
+		old = &Baseline{}
+	}
+	return Merge(New(r, runID), old, limit)
+}
+
 // ErrNotExist is returned (wrapped) by Load when there is no baseline yet.
 var ErrNotExist = errors.New("no baseline yet")
 

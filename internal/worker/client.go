@@ -278,13 +278,14 @@ func (c *Client) Kill() {
 	c.markClosed()
 }
 
-// Start runs `binary worker args...` as a worker process and returns its
+// Start runs `binary args...` (args make it a worker, e.g. "worker") as a
+// worker process and returns its
 // client once the handshake checked out. The worker's stderr goes to
 // stderr (when not nil) and its last lines into errors. A binary without a
 // worker, or with an incompatible protocol, gives an error wrapping
 // ErrIncompatible.
 func Start(ctx context.Context, label, binary string, args, env []string, stderr io.Writer) (*Client, error) {
-	cmd := exec.Command(binary, append([]string{"worker"}, args...)...)
+	cmd := exec.Command(binary, args...)
 	cmd.Env = env
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -311,8 +312,8 @@ func Start(ctx context.Context, label, binary string, args, env []string, stderr
 	if err != nil {
 		cmd.Process.Kill()
 		if strings.Contains(tail.String(), "unknown command") {
-			return nil, fmt.Errorf("%w: the %s build has no A/B worker (`%s worker`: %v): the %s build is older than the A/B protocol: fall back to the stored baseline",
-				ErrIncompatible, label, binary, err, label)
+			return nil, fmt.Errorf("%w: the %s build has no A/B worker (`%s %s`: %v): the %s build is older than the A/B protocol: fall back to the stored baseline",
+				ErrIncompatible, label, binary, strings.Join(args, " "), err, label)
 		}
 		return nil, fmt.Errorf("the %s worker (%s) did not start: %w", label, binary, err)
 	}

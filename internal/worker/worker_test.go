@@ -360,7 +360,7 @@ func TestProcess(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	ctx := context.Background()
-	c, err := Start(ctx, "head", bin, []string{"--filter", "codec=raw/dataset=small"}, os.Environ(), nil)
+	c, err := Start(ctx, "head", bin, []string{"worker", "--filter", "codec=raw/dataset=small"}, os.Environ(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,7 +400,7 @@ func TestProcess(t *testing.T) {
 	if err := os.WriteFile(old, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Start(ctx, "base", old, nil, os.Environ(), nil)
+	_, err = Start(ctx, "base", old, []string{"worker"}, os.Environ(), nil)
 	if !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "the base build is older than the A/B protocol: fall back to the stored baseline") {
 		t.Errorf("an old build: %v, want ErrIncompatible with the fallback advice", err)
 	}

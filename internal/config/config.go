@@ -1,0 +1,254 @@
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/compare"
+)
+
+// Command names a wirebench command. Each setting says which commands
+// take it.
+type Command string
+
+// The commands. Action is wirebench under GitHub Actions: its flags are
+// the action's inputs (action.yml).
+const (
+	Run     Command = "run"
+	Compare Command = "compare"
+	Check   Command = "check"
+	Update  Command = "update"
+	Merge   Command = "merge"
+	AB      Command = "ab"
+	Worker  Command = "worker"
+	Action  Command = "action"
+)
+
+// Commands lists the commands people run, in the order help shows them.
+var Commands = []Command{Run, Compare, Check, Update, Merge, AB}
+
+// Default output locations, relative to the working directory.
+const (
+	OutDir     = "wirebench-results"
+	ReportFile = OutDir + "/report.md"
+	ResultFile = OutDir + "/results.json"
+)
+
+// Defaults that depend on how timings are compared: against a stored
+// baseline (measured at another time, maybe on another machine) or
+// same-runner A/B (both builds here, now, pair by pair).
+const (
+	StoredBudget    = 60 * time.Second
+	StoredThreshold = 0.05
+	ABBudget        = 4 * time.Minute
+	ABThreshold     = 0.01
+)
+
+// Config is every setting of every command. Budget 0 and Threshold < 0
+// mean "the default of the comparison made" (see MeasureBudget and
+// CompareOptions): the action decides between a stored baseline and A/B
+// only once it sees the event.
+type Config struct {
+	// Measuring.
+	Budget  time.Duration
+	Samples int
+	Filter  string
+	Seed    uint64
+	Shard   string
+
+	// Output.
+	Out, Format, Plots, Report string
+
+	// Comparing.
+	Threshold, SizeThreshold, AllocThreshold, Alpha float64
+	Correction                                      string
+	Normalize                                       string
+	FailOn                                          string
+
+	// The baseline.
+	BaselinePath, BaselineBranch string
+	History                      int
+
+	// Merging the shards of a matrix.
+	MergePath    string
+	MergePartial bool
+
+	// Same-runner A/B.
+	BasePath, HeadPath   string
+	ConfirmBudget, Block time.Duration
+	Generations          int
+	AA                   bool
+
+	// The action.
+	Mode, Token, Comment, BenchmarkFile string
+
+	// Args are the command's arguments after the flags.
+	Args []string
+}
+
+// FlagSet returns the flags of cmd, bound to c, with their defaults set on
+// c: the one definition of every setting. Errors and usage are left to the
+// caller (the FlagSet writes nothing).
+func (c *Config) FlagSet(cmd Command) *flag.FlagSet { return c.flagSet(cmd, nil) }
+
+// flagSet is FlagSet; failed, when not nil, is told of every value a flag
+// refused.
+func (c *Config) flagSet(cmd Command, failed func(name, value string, err error)) *flag.FlagSet {
+	fs := flag.NewFlagSet(string(cmd), flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	for _, s := range settings {
+		if !s.takes(cmd) {
+			continue
+		}
+		v := s.value(c)
+		if err := v.Set(s.defaultFor(cmd)); err != nil && s.defaultFor(cmd) != "" {
+			panic(fmt.Sprintf("config: default %q of %s: %v", s.defaultFor(cmd), s.name, err))
+		}
+		fs.Var(named{v, s.name, failed}, s.name, s.help)
+		for _, a := range s.aliases {
+			fs.Var(named{v, a, failed}, a, "the same as -"+s.name)
+		}
+	}
+	return fs
+}
+
+// ErrHelp is returned by Parse when the arguments ask for help.
+var ErrHelp = flag.ErrHelp
+
+// Parse reads cmd's flags and arguments. A bad value is one error naming
+// the flag, its value and what would be valid; -h and --help give ErrHelp.
+func Parse(cmd Command, args []string) (*Config, error) {
+	c := &Config{}
+	var bad error
+	fs := c.flagSet(cmd, func(name, value string, err error) {
+		bad = fmt.Errorf("--%s %q is not valid: %w", name, value, err)
+	})
+	if err := fs.Parse(args); err != nil {
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			return nil, ErrHelp
+		case bad != nil:
+			err = bad
+		}
+		return nil, fmt.Errorf("%w (see `action %s -h`)", err, cmd)
+	}
+	c.Args = fs.Args()
+	return c, nil
+}
+
+// FromInputs reads the action's inputs: every non-empty INPUT_NAME (as the
+// runner writes it: upper case, hyphens kept) is set on the flag -name of
+// the action. Every bad input is named with its value and what would be
+// valid; all of them are reported, joined.
+func FromInputs(getenv func(string) string) (*Config, error) {
+	c := &Config{}
+	fs := c.FlagSet(Action)
+	var errs []error
+	fs.VisitAll(func(f *flag.Flag) {
+		if isAlias(f.Name) {
+			return
+		}
+		v := strings.TrimSpace(getenv(InputVar(f.Name)))
+		if v == "" {
+			return
+		}
+		if err := fs.Set(f.Name, v); err != nil {
+			errs = append(errs, fmt.Errorf("input %s: %q is not valid: %w", f.Name, v, err))
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// named is a setting's value under one of its names: it tells the
+// caller which flag refused which value, since the flag package keeps
+// only the text of that error.
+type named struct {
+	flag.Value
+	name   string
+	failed func(name, value string, err error)
+}
+
+func (n named) Set(s string) error {
+	err := n.Value.Set(s)
+	if err != nil && n.failed != nil {
+		n.failed(n.name, s, err)
+	}
+	return err
+}
+
+// IsBoolFlag lets boolean settings be given as a bare -name.
+func (n named) IsBoolFlag() bool {
+	b, ok := n.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// InputVar is the environment variable the runner passes an action input
+// in.
+func InputVar(name string) string { return "INPUT_" + strings.ToUpper(name) }
+
+func isAlias(name string) bool {
+	for _, s := range settings {
+		if slices.Contains(s.aliases, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// MeasureBudget is the measuring time: the given budget, or the default
+// of the comparison made (longer in A/B, which measures two builds).
+func (c *Config) MeasureBudget(ab bool) time.Duration {
+	switch {
+	case c.Budget > 0:
+		return c.Budget
+	case ab:
+		return ABBudget
+	}
+	return StoredBudget
+}
+
+// CompareOptions are the comparison's thresholds and levels. The
+// threshold defaults to the effect floor of the A/B mode, or the stored
+// baseline's threshold.
+func (c *Config) CompareOptions(ab bool) compare.Options {
+	o := compare.Defaults()
+	switch {
+	case c.Threshold >= 0:
+		o.Threshold = c.Threshold
+	case ab:
+		o.Threshold = ABThreshold
+	default:
+		o.Threshold = StoredThreshold
+	}
+	o.SizeThreshold, o.AllocThreshold = c.SizeThreshold, c.AllocThreshold
+	if c.Alpha > 0 {
+		o.Alpha = c.Alpha
+	}
+	if c.Correction != "" {
+		o.Correction = compare.Correction(c.Correction)
+	}
+	if c.Normalize != "" {
+		o.Normalize = compare.Normalize(c.Normalize)
+	}
+	if ab {
+		o.Normalize = compare.NormalizeNever
+	}
+	return o
+}
+
+// FailCondition is the fail-on setting.
+func (c *Config) FailCondition() compare.FailOn {
+	if c.FailOn == "" {
+		return compare.FailOnRegression
+	}
+	return compare.FailOn(c.FailOn)
+}

@@ -1,0 +1,154 @@
+package config
+
+import (
+	"flag"
+	"slices"
+
+	"github.com/wirebench/wirebench/internal/baseline"
+)
+
+// setting is one setting: its flag (and action input) name, the commands
+// that take it, its default, its help and where its value lives.
+type setting struct {
+	name string
+	// aliases are older flag names still accepted.
+	aliases []string
+	cmds    []Command
+	// def is the default; defFor overrides it for some commands.
+	def    string
+	defFor map[Command]string
+	help   string
+	value  func(c *Config) flag.Value
+}
+
+func (s setting) takes(cmd Command) bool { return slices.Contains(s.cmds, cmd) }
+
+func (s setting) defaultFor(cmd Command) string {
+	if d, ok := s.defFor[cmd]; ok {
+		return d
+	}
+	return s.def
+}
+
+// Formats of the format setting, by command: run writes results, compare
+// and ab write comparisons.
+var (
+	resultFormats     = []string{"text", "table", "bench", "json"}
+	comparisonFormats = []string{"text", "markdown", "json"}
+)
+
+// settings is the one definition of every setting of every command.
+var settings = []setting{
+	// Measuring.
+	{name: "budget", cmds: []Command{Run, Check, Update, AB, Action},
+		def: "60s", defFor: map[Command]string{AB: "4m", Action: ""},
+		help:  "time the measurement should take, warm-up included; empty: 60s against a stored baseline, 4m in the same-runner A/B mode (whose builds and confirmation come on top)",
+		value: func(c *Config) flag.Value { return duration{p: &c.Budget} }},
+	{name: "samples", cmds: []Command{Run, Check, Update, Action}, def: "15",
+		help:  "samples per benchmark (one per interleaved round)",
+		value: func(c *Config) flag.Value { return count{p: &c.Samples, min: 2} }},
+	{name: "filter", cmds: []Command{Run, Check, Update, AB, Worker, Action},
+		help:  "regular expression selecting benchmarks by name; opt-in datasets run only when named",
+		value: func(c *Config) flag.Value { return pattern{&c.Filter} }},
+	{name: "seed", cmds: []Command{Run, Check, Update, AB}, def: "0",
+		help:  "seed of the shuffled order (0: random)",
+		value: func(c *Config) flag.Value { return seed{&c.Seed} }},
+	{name: "shard", cmds: []Command{Run, Check, Update, Action},
+		help:  "measure only shard I of N of the suite (I/N), for a job matrix; merge the shards' results with mode merge",
+		value: func(c *Config) flag.Value { return shardValue{&c.Shard} }},
+
+	// Output.
+	{name: "out", cmds: []Command{Run, Check, Update, Merge, AB},
+		defFor: map[Command]string{Check: ResultFile, Merge: ResultFile},
+		help:   "also write the results as JSON to this file (ab: the head's, one sample per pair)",
+		value:  func(c *Config) flag.Value { return stringValue{&c.Out} }},
+	{name: "format", cmds: []Command{Run, Compare, AB}, def: "text",
+		help:  "output on stdout: text (a table of the run, or a comparison like benchstat), markdown (comparisons), bench (the Go benchmark format of a run, for benchstat) or json",
+		value: func(c *Config) flag.Value { return formatValue{&c.Format} }},
+	{name: "plots", cmds: []Command{Run},
+		help:  "also draw the results as PNG charts into this directory",
+		value: func(c *Config) flag.Value { return stringValue{&c.Plots} }},
+	{name: "report", cmds: []Command{Check, Merge, AB},
+		defFor: map[Command]string{Check: ReportFile, Merge: ReportFile},
+		help:   "write the Markdown report to this file",
+		value:  func(c *Config) flag.Value { return stringValue{&c.Report} }},
+
+	// Comparing.
+	{name: "threshold", cmds: []Command{Compare, Check, Merge, AB, Action},
+		def: "5%", defFor: map[Command]string{AB: "1%", Action: ""},
+		help:  "relative change of a timing that matters (5% or 0.05); in the A/B mode the effect floor; empty: 5% against a stored baseline, 1% in A/B",
+		value: func(c *Config) flag.Value { c.Threshold = -1; return percent{&c.Threshold} }},
+	{name: "size-threshold", cmds: []Command{Compare, Check, Merge, AB, Action}, def: "0%",
+		help:  "growth of the encoded size (B/msg) that fails (0%: any byte)",
+		value: func(c *Config) flag.Value { return percent{&c.SizeThreshold} }},
+	{name: "alloc-threshold", cmds: []Command{Compare, Check, Merge, AB}, def: "0%",
+		help:  "growth of a deterministic allocation count that fails (0%: any allocation)",
+		value: func(c *Config) flag.Value { return percent{&c.AllocThreshold} }},
+	{name: "alpha", cmds: []Command{Compare, Check, Merge, AB, Action}, def: "0.01",
+		help:  "significance level after adjustment: the chance of any false alarm in the run (Holm)",
+		value: func(c *Config) flag.Value { return probability{&c.Alpha} }},
+	{name: "correction", cmds: []Command{Compare, Check, Merge}, def: "holm",
+		help:  "multiple-comparison adjustment: holm (family-wise), bh (false discovery rate, exploratory) or none",
+		value: func(c *Config) flag.Value { return enum{&c.Correction, []string{"holm", "bh", "none"}} }},
+	{name: "normalize", cmds: []Command{Compare, Check, Merge}, def: "auto",
+		help:  "judge timings against the machine's speed shift: auto (when the machines differ), always or never",
+		value: func(c *Config) flag.Value { return enum{&c.Normalize, []string{"auto", "always", "never"}} }},
+	{name: "fail-on", cmds: []Command{Compare, Check, Merge, AB, Action}, def: "regression",
+		help:  "fail (exit 1) on: regression or never",
+		value: func(c *Config) flag.Value { return enum{&c.FailOn, []string{"regression", "never"}} }},
+
+	// The baseline.
+	{name: "baseline-path", aliases: []string{"baseline"}, cmds: []Command{Check, Update, Merge, Action}, def: baseline.DefaultPath,
+		help:  "the baseline file (in the action: its path in the repository, on the baseline branch)",
+		value: func(c *Config) flag.Value { return stringValue{&c.BaselinePath} }},
+	{name: "baseline-branch", cmds: []Command{Action},
+		help:  "the branch that holds the baseline (empty: the default branch); pull requests are judged against it, never against their own tree",
+		value: func(c *Config) flag.Value { return stringValue{&c.BaselineBranch} }},
+	{name: "history", cmds: []Command{Update, Action}, def: "50",
+		help:  "keep at most this many runs in the baseline's history",
+		value: func(c *Config) flag.Value { return count{p: &c.History, min: 1} }},
+
+	// Merging.
+	{name: "merge-path", cmds: []Command{Action},
+		help:  "mode merge: the directory holding the shards' results (the downloaded artifacts)",
+		value: func(c *Config) flag.Value { return stringValue{&c.MergePath} }},
+	{name: "merge-partial", aliases: []string{"partial"}, cmds: []Command{Merge, Action}, def: "false",
+		help:  "merge even if shards are missing (the report shows the gap)",
+		value: func(c *Config) flag.Value { return boolValue{&c.MergePartial} }},
+
+	// Same-runner A/B.
+	{name: "base-path", aliases: []string{"base"}, cmds: []Command{AB, Action},
+		help:  "a checkout of the base version (ab: e.g. a git worktree of main; the action: the pull request's base commit, e.g. base): both are built and measured here, interleaved",
+		value: func(c *Config) flag.Value { return stringValue{&c.BasePath} }},
+	{name: "head", cmds: []Command{AB}, def: ".",
+		help:  "source tree of the head version",
+		value: func(c *Config) flag.Value { return stringValue{&c.HeadPath} }},
+	{name: "confirm-budget", cmds: []Command{AB},
+		help:  "time bound of re-measuring flagged changes in fresh workers before the verdict (empty: half of --budget; negative: no confirmation)",
+		value: func(c *Config) flag.Value { return duration{p: &c.ConfirmBudget, signed: true} }},
+	{name: "block", cmds: []Command{AB}, def: "1ms",
+		help:  "work in one block; base and head alternate block by block",
+		value: func(c *Config) flag.Value { return duration{p: &c.Block} }},
+	{name: "generations", cmds: []Command{AB}, def: "0",
+		help:  "generations of workers (fresh processes on fresh copies of the binaries) the measurement is split into (0: chosen from the budget)",
+		value: func(c *Config) flag.Value { return count{p: &c.Generations, min: 0} }},
+	{name: "aa", cmds: []Command{AB}, def: "true",
+		help:  "run the built-in A/A check: a second base worker measured like the head, every benchmark; if it flags anything, timings do not fail the run",
+		value: func(c *Config) flag.Value { return boolValue{&c.AA} }},
+
+	// The action.
+	{name: "mode", cmds: []Command{Action}, def: "auto",
+		help: "auto (pull_request: check; push to the default branch: update; other events: run), check, update, run, compare (benchmark-file against the baseline) or merge (a matrix's shards, then what auto would do)",
+		value: func(c *Config) flag.Value {
+			return enum{&c.Mode, []string{"auto", "check", "update", "run", "compare", "merge"}}
+		}},
+	{name: "github-token", cmds: []Command{Action},
+		help:  "token for the GitHub API: reads the baseline, comments, writes the baseline; never printed",
+		value: func(c *Config) flag.Value { return stringValue{&c.Token} }},
+	{name: "comment", cmds: []Command{Action}, def: "always",
+		help:  "the sticky pull-request comment: always, on-change (only when something changed, or to refresh an existing comment) or never",
+		value: func(c *Config) flag.Value { return enum{&c.Comment, []string{"always", "on-change", "never"}} }},
+	{name: "benchmark-file", cmds: []Command{Action},
+		help:  "your own go test -bench -count=10 output, compared with the baseline instead of running the embedded suite",
+		value: func(c *Config) flag.Value { return stringValue{&c.BenchmarkFile} }},
+}

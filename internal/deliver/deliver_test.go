@@ -1,0 +1,138 @@
+package deliver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/event"
+	"github.com/wirebench/wirebench/internal/pipeline"
+	"github.com/wirebench/wirebench/internal/report"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+func runOf(size float64) *results.Results {
+	r := results.New("default", results.Env{Machine: "m", Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	b := results.Benchmark{Name: "BenchmarkSerialize/codec=raw/dataset=small", Codec: "raw", Dataset: "small", Op: "serialize"}
+	for i := range 10 {
+		b.Add(results.UnitNsPerOp, 100+float64(i%3))
+	}
+	b.Add(results.UnitBytesPerMsg, size)
+	r.Benchmarks = append(r.Benchmarks, b)
+	return r
+}
+
+func outcome(t *testing.T, base, cand *results.Results) *pipeline.Outcome {
+	t.Helper()
+	var b *baseline.Baseline
+	if base != nil {
+		b = baseline.New(base, "")
+	}
+	o, err := pipeline.Against(b, cand, compare.Defaults(), report.Input{Title: "wirebench: test", BaselineSource: "b.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+func TestLocal(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name      string
+		o         *pipeline.Outcome
+		format    string
+		stdout    string // contained
+		stderr    string
+		reportHas string // "" no report file
+	}{
+		{"run", pipeline.Run(runOf(26), report.Input{}), "text", "raw", "results written", ""},
+		{"run bench", pipeline.Run(runOf(26), report.Input{}), "bench", "BenchmarkSerialize/codec=raw/dataset=small\t", "", ""},
+		{"no baseline", outcome(t, nil, runOf(26)), "text", "FIRST RUN", "report written", "No baseline yet"},
+		{"pass", outcome(t, runOf(26), runOf(26)), "text", "0 regressions", "", "No regressions"},
+		{"fail", outcome(t, runOf(26), runOf(32)), "text", "B/msg", "1 regression(s) against b.json", "1 regression"},
+		{"fail json", outcome(t, runOf(26), runOf(32)), "json", `"verdict": "fail"`, "", "1 regression"},
+		{"fail markdown", outcome(t, runOf(26), runOf(32)), "markdown", "### ❌ 1 regression", "", "1 regression"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			l := Local{Stdout: &stdout, Stderr: &stderr, Format: tt.format, FirstRun: "FIRST RUN",
+				ResultsPath: filepath.Join(dir, tt.name, "r.json"), ReportPath: filepath.Join(dir, tt.name, "r.md")}
+			if err := l.Deliver(context.Background(), tt.o); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(stdout.String(), tt.stdout) || !strings.Contains(stderr.String(), tt.stderr) {
+				t.Errorf("%d: stdout %q, stderr %q; want %q and %q", i, stdout.String(), stderr.String(), tt.stdout, tt.stderr)
+			}
+			if _, err := results.Load(l.ResultsPath); err != nil {
+				t.Errorf("results file: %v", err)
+			}
+			md, err := os.ReadFile(l.ReportPath)
+			if tt.reportHas == "" && err == nil {
+				t.Errorf("a report was written for a %s", tt.o.Verdict)
+			}
+			if tt.reportHas != "" && !strings.Contains(string(md), tt.reportHas) {
+				t.Errorf("report %q lacks %q (%v)", md, tt.reportHas, err)
+			}
+		})
+	}
+}
+
+// TestGitHubOutputs: the outputs and the summary a workflow sees, for a
+// failed check (no token: no comment, a warning) and for a run.
+func TestGitHubOutputs(t *testing.T) {
+	dir := t.TempDir()
+	old, _ := os.Getwd()
+	os.Chdir(dir)
+	defer os.Chdir(old)
+	for _, tt := range []struct {
+		name    string
+		o       *pipeline.Outcome
+		verdict string
+		regs    string
+		summary string
+	}{
+		{"fail", outcome(t, runOf(26), runOf(32)), "fail", "1", "### ❌ 1 regression"},
+		{"measured", pipeline.Run(runOf(26), report.Input{Title: "wirebench: default suite"}), "measured", "0", "### wirebench: default suite"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{"GITHUB_OUTPUT": filepath.Join(dir, tt.name+".out"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, tt.name+".sum")}
+			for _, f := range files {
+				os.WriteFile(f, nil, 0o644)
+			}
+			var log bytes.Buffer
+			gha := githubactions.New(githubactions.WithGetenv(func(k string) string { return files[k] }), githubactions.WithWriter(&log))
+			g := GitHub{GHA: gha, Event: &event.Event{Name: "pull_request", PR: &event.PullRequest{Number: 1}}, OutDir: "out-" + tt.name,
+				Comment: "always", Marker: "<!-- m -->", Summary: true, Outputs: true, Log: &log}
+			if err := g.Deliver(context.Background(), tt.o); err != nil {
+				t.Fatal(err)
+			}
+			out, _ := os.ReadFile(files["GITHUB_OUTPUT"])
+			for _, want := range []string{"verdict", tt.verdict, "regressions", tt.regs, "out-" + tt.name + "/report.md"} {
+				if !strings.Contains(string(out), want) {
+					t.Errorf("outputs lack %q:\n%s", want, out)
+				}
+			}
+			sum, _ := os.ReadFile(files["GITHUB_STEP_SUMMARY"])
+			if !strings.Contains(string(sum), tt.summary) {
+				t.Errorf("summary lacks %q:\n%s", tt.summary, sum)
+			}
+			if tt.verdict == "fail" && (!strings.Contains(log.String(), "::warning::no github-token") || !strings.Contains(log.String(), "::error title=wirebench regression::")) {
+				t.Errorf("log lacks the no-token warning or the annotation:\n%s", log.String())
+			}
+			data, err := os.ReadFile(filepath.Join("out-"+tt.name, "results.json"))
+			if err != nil || !json.Valid(data) {
+				t.Errorf("results.json: %v", err)
+			}
+		})
+	}
+}

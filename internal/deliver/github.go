@@ -1,0 +1,155 @@
+package deliver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/event"
+	"github.com/wirebench/wirebench/internal/githubapi"
+	"github.com/wirebench/wirebench/internal/pipeline"
+	"github.com/wirebench/wirebench/internal/report"
+)
+
+// GitHub delivers a run of the action: the results and the report in the
+// workspace (where later steps and artifacts find them), the report in the
+// job summary and, on pull requests, as one sticky comment, the step's
+// outputs, an annotation per regression, and the comparison on stdout for
+// the log.
+type GitHub struct {
+	GHA   *githubactions.Action
+	Event *event.Event
+	// API is nil without a token: then nothing is commented.
+	API *githubapi.Client
+	// OutDir is where results.json and report.md go, relative to the
+	// workspace.
+	OutDir string
+	// Comment is the comment input: always, on-change or never.
+	Comment string
+	// Marker identifies this suite's sticky comment.
+	Marker string
+	// Summary is set when the runner gives a job summary file.
+	Summary bool
+	// Outputs is set when the runner gives an outputs file.
+	Outputs bool
+	// Log receives what the step prints (the comparison or the run's
+	// table).
+	Log interface{ Write([]byte) (int, error) }
+}
+
+// Deliver writes o.
+func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
+	in := o.Report
+	resultsPath, reportPath := filepath.Join(g.OutDir, "results.json"), filepath.Join(g.OutDir, "report.md")
+	if err := in.Candidate.WriteFile(resultsPath); err != nil {
+		return err
+	}
+	var md string
+	switch o.Verdict {
+	case pipeline.Measured:
+		md = report.RunMarkdown(in.Title, in.Notes, in.Candidate)
+		if err := report.RunTable(g.Log, in.Candidate); err != nil {
+			return err
+		}
+	case pipeline.Updated:
+		line := fmt.Sprintf("Baseline updated: %s, %d benchmarks, %s in its history.", o.Updated, len(in.Candidate.Benchmarks), countOf(len(o.Stored.History), "run"))
+		g.GHA.Infof("wirebench: %s", line)
+		md = report.UpdatedMarkdown(line, in.Candidate)
+	default:
+		// The comment is bounded below GitHub's 65,536-character limit;
+		// the job summary (1 MiB a step) and the report file get
+		// everything.
+		md = report.Markdown(in, report.Options{MaxChars: SummaryMaxChars})
+		g.comment(ctx, o)
+	}
+	if err := writeMarkdown(reportPath, md); err != nil {
+		return err
+	}
+	if g.Summary {
+		g.GHA.AddStepSummary(md)
+	}
+	g.outputs(o, reportPath, resultsPath)
+	if res := in.Result; res != nil {
+		g.annotate(res, in.FailOn)
+		return report.Text(g.Log, res)
+	}
+	return nil
+}
+
+// comment posts or refreshes the sticky comment as the comment input says.
+// A failure is a warning, never a failed check: on pull requests from forks
+// the token is read-only, and the report is in the job summary anyway.
+func (g GitHub) comment(ctx context.Context, o *pipeline.Outcome) {
+	if !g.Event.IsPullRequest() || g.Comment == "never" {
+		return
+	}
+	if g.API == nil {
+		g.GHA.Warningf("no github-token: the report is in the job summary only")
+		return
+	}
+	body := g.Marker + "\n" + report.Markdown(o.Report, report.Options{})
+	regs, imps := o.Counts()
+	owner, repo, number := g.Event.Owner, g.Event.Repo, g.Event.PR.Number
+	var c githubapi.Comment
+	var err error
+	if g.Comment == "on-change" && regs+imps == 0 {
+		c, err = g.API.UpdateComment(ctx, owner, repo, number, g.Marker, body)
+	} else {
+		c, err = g.API.UpsertComment(ctx, owner, repo, number, g.Marker, body)
+	}
+	switch {
+	case err != nil && errors.Is(err, githubapi.ErrForbidden) && g.Event.PR.Fork:
+		g.GHA.Warningf("cannot comment on a pull request from a fork (the token is read-only); the report is in the job summary. See the README, 'Fork pull requests', for the safe two-workflow pattern.")
+	case err != nil:
+		g.GHA.Warningf("could not post the PR comment; the report is in the job summary: %v", err)
+	case c.ID != 0:
+		g.GHA.Infof("wirebench: report at %s", c.URL)
+	}
+}
+
+// outputs sets the step's outputs, the one place they are set.
+func (g GitHub) outputs(o *pipeline.Outcome, reportPath, resultsPath string) {
+	if !g.Outputs {
+		return
+	}
+	regs, imps := o.Counts()
+	g.GHA.SetOutput("verdict", string(o.Verdict))
+	g.GHA.SetOutput("regressions", strconv.Itoa(regs))
+	g.GHA.SetOutput("improvements", strconv.Itoa(imps))
+	g.GHA.SetOutput("report-path", reportPath)
+	g.GHA.SetOutput("results-path", resultsPath)
+}
+
+// maxAnnotations is how many annotations GitHub shows per step.
+const maxAnnotations = 10
+
+// annotate marks each regression with an error annotation, the largest
+// first; regressions that do not fail the run are warnings.
+func (g GitHub) annotate(res *compare.Result, failOn compare.FailOn) {
+	regs := res.Regressions()
+	compare.Sort(regs)
+	for i, c := range regs {
+		if i == maxAnnotations {
+			g.GHA.Errorf("… and %d more regressions: see the job summary", len(regs)-maxAnnotations)
+			break
+		}
+		annotate := g.GHA.WithFieldsMap(map[string]string{"title": "wirebench regression"}).Errorf
+		if failOn == compare.FailOnNever || c.Unconfirmed {
+			annotate = g.GHA.WithFieldsMap(map[string]string{"title": "wirebench regression (not enforced)"}).Warningf
+		}
+		annotate("%s %s: %s → %s (%+.1f%%)",
+			c.Name, c.Unit, report.FormatValue(c.Baseline.Median, c.Unit), report.FormatValue(c.Candidate.Median, c.Unit), 100*c.Change())
+	}
+}
+
+func countOf(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,138 @@
+// Package deliver writes a pipeline's outcome where people and later steps
+// find it: the results and report files and the terminal (Local), and
+// under GitHub Actions also the job summary, the sticky pull-request
+// comment, the step's outputs and annotations (GitHub). It is the last
+// step of the pipeline and the only one that writes outside the working
+// files.
+package deliver
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/wirebench/wirebench/internal/pipeline"
+	"github.com/wirebench/wirebench/internal/plot"
+	"github.com/wirebench/wirebench/internal/report"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// SummaryMaxChars bounds the job summary and the report file: GitHub
+// accepts 1 MiB of summary per step. The comment has its own, smaller
+// bound (report.DefaultMaxChars).
+const SummaryMaxChars = 900_000
+
+// Local delivers to files and the terminal: the command line.
+type Local struct {
+	Stdout, Stderr io.Writer
+	// ResultsPath and ReportPath are where the results JSON and the
+	// Markdown report go; "" writes none.
+	ResultsPath, ReportPath string
+	// Format is what stdout gets: text (a table of a run, a comparison
+	// like benchstat), markdown, json or bench (the Go benchmark format of
+	// a run).
+	Format string
+	// Plots, when set, is a directory for the run's PNG charts.
+	Plots string
+	// FirstRun is the line printed when there is no baseline yet.
+	FirstRun string
+}
+
+// Deliver writes o.
+func (l Local) Deliver(ctx context.Context, o *pipeline.Outcome) error {
+	in := o.Report
+	if err := l.writeResults(in.Candidate); err != nil {
+		return err
+	}
+	if err := l.writePlots(in.Candidate); err != nil {
+		return err
+	}
+	switch o.Verdict {
+	case pipeline.Measured:
+		return writeRun(l.Stdout, in.Candidate, l.Format)
+	case pipeline.Updated:
+		_, err := fmt.Fprintf(l.Stdout, "baseline %s updated: %d benchmarks, %d runs in its history\n", o.Updated, len(in.Candidate.Benchmarks), len(o.Stored.History))
+		return err
+	case pipeline.NoBaseline:
+		if err := l.writeReport(in); err != nil {
+			return err
+		}
+		fmt.Fprintln(l.Stdout, l.FirstRun)
+		return report.RunTable(l.Stdout, in.Candidate)
+	}
+	if err := l.writeReport(in); err != nil {
+		return err
+	}
+	if err := writeComparison(l.Stdout, l.Format, in); err != nil {
+		return err
+	}
+	if o.Failed() {
+		regs, _ := o.Counts()
+		fmt.Fprintf(l.Stderr, "wirebench: %d regression(s) against %s\n", regs, in.BaselineSource)
+	}
+	return nil
+}
+
+func (l Local) writeResults(r *results.Results) error {
+	if l.ResultsPath == "" || r == nil {
+		return nil
+	}
+	if err := r.WriteFile(l.ResultsPath); err != nil {
+		return err
+	}
+	fmt.Fprintf(l.Stderr, "wirebench: results written to %s\n", l.ResultsPath)
+	return nil
+}
+
+func (l Local) writePlots(r *results.Results) error {
+	if l.Plots == "" || r == nil {
+		return nil
+	}
+	files, err := plot.Write(l.Plots, r)
+	if err != nil {
+		return fmt.Errorf("draw plots: %w", err)
+	}
+	fmt.Fprintf(l.Stderr, "wirebench: %d plots written to %s\n", len(files), l.Plots)
+	return nil
+}
+
+func (l Local) writeReport(in report.Input) error {
+	if l.ReportPath == "" {
+		return nil
+	}
+	if err := writeMarkdown(l.ReportPath, report.Markdown(in, report.Options{MaxChars: SummaryMaxChars})); err != nil {
+		return err
+	}
+	fmt.Fprintf(l.Stderr, "wirebench: report written to %s\n", l.ReportPath)
+	return nil
+}
+
+func writeMarkdown(path, md string) error {
+	if err := results.WriteFileAtomic(path, []byte(md)); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+// writeRun writes a run's results in format.
+func writeRun(w io.Writer, r *results.Results, format string) error {
+	switch format {
+	case "bench":
+		return r.WriteBench(w)
+	case "json":
+		return r.Encode(w)
+	}
+	return report.RunTable(w, r)
+}
+
+// writeComparison writes a comparison in format.
+func writeComparison(w io.Writer, format string, in report.Input) error {
+	switch format {
+	case "markdown":
+		_, err := io.WriteString(w, report.Markdown(in, report.Options{}))
+		return err
+	case "json":
+		return report.JSON(w, in.Result, in.FailOn)
+	}
+	return report.Text(w, in.Result)
+}

@@ -1,0 +1,125 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/ab"
+	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/shard"
+)
+
+// Embedded is the serialization suite built into wirebench (seed 001's
+// datasets on every codec), measured in this process by bench.Runner.
+type Embedded struct{}
+
+// Suite is bench.SuiteName.
+func (Embedded) Suite() string { return bench.SuiteName }
+
+// Title is "default suite".
+func (Embedded) Title() string { return bench.SuiteName + " suite" }
+
+// Warmup is the warm-up per benchmark; shard costs count it.
+const warmup = 30 * time.Millisecond
+
+// Results prepares the selected benchmarks (one shard of them with
+// p.Shard) and measures them.
+func (e Embedded) Results(ctx context.Context, p Plan) (*results.Results, []string, error) {
+	var sel bench.Selection
+	if p.Filter != "" {
+		re, err := regexp.Compile(p.Filter)
+		if err != nil {
+			return nil, nil, fmt.Errorf("filter %q: %w", p.Filter, err)
+		}
+		sel.Filter = re
+	}
+	var spec shard.Spec
+	if p.Shard != "" {
+		var err error
+		if spec, err = shard.Parse(p.Shard); err != nil {
+			return nil, nil, err
+		}
+	}
+	var partition string
+	var suiteSize int
+	if !spec.Whole() {
+		names := bench.Names(sel, bench.Codecs(), bench.Datasets())
+		assign := shard.Assign(names, spec.Count, shardCosts(p))
+		partition, suiteSize = shard.PartitionID(assign, spec.Count), len(names)
+		sel.Only = func(name string) bool { return assign[name] == spec.Index }
+		mine := 0
+		for _, s := range assign {
+			if s == spec.Index {
+				mine++
+			}
+		}
+		if mine == 0 {
+			return nil, nil, fmt.Errorf("shard %s has no benchmarks (%d benchmarks over %d shards): use fewer shards", spec, len(names), spec.Count)
+		}
+		how := "by name hash (no baseline to balance costs)"
+		if p.Reference != nil {
+			how = "balanced by the baseline's timings"
+		}
+		fmt.Fprintf(p.progress(), "wirebench: shard %s of %d benchmarks, %s\n", spec, len(names), how)
+	}
+	benches, err := bench.Prepare(sel, bench.Codecs(), bench.Datasets())
+	if err != nil {
+		return nil, nil, err
+	}
+	r := bench.NewRunner(benches, bench.Options{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Progress: p.Progress, Warmup: warmup})
+	if err := r.Run(ctx); err != nil {
+		return nil, nil, fmt.Errorf("measure: %w", err)
+	}
+	res := r.Results(bench.SuiteName, bench.CaptureEnv(p.getenv))
+	res.Settings.Filter = p.Filter
+	if !spec.Whole() {
+		res.Settings.Shard, res.Settings.Partition, res.Settings.SuiteSize = spec.String(), partition, suiteSize
+	}
+	return res, nil, nil
+}
+
+// shardCosts are the expected costs of the reference's benchmarks under
+// p's settings, for balancing shards.
+func shardCosts(p Plan) shard.Costs {
+	if p.Reference == nil {
+		return nil
+	}
+	nb := max(len(p.Reference.Benchmarks), 1)
+	target := p.Budget / time.Duration(max(p.Samples, 1)*nb)
+	return shard.ReferenceCost(p.Reference, p.Samples, target, warmup)
+}
+
+// Target builds the suite's command, ./cmd/action, and starts it as
+// `action worker`.
+func (Embedded) Target() ab.Target { return embeddedTarget{} }
+
+// embeddedPackage is the package the A/B mode builds in a wirebench tree.
+const embeddedPackage = "./cmd/action"
+
+type embeddedTarget struct{}
+
+func (embeddedTarget) CheckTree(tree string) error {
+	if err := ab.CheckModule(tree); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(filepath.Join(tree, "cmd", "action")); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", ab.ErrSetup, tree, embeddedPackage)
+	}
+	return nil
+}
+
+func (embeddedTarget) Build(ctx context.Context, tree, out string) error {
+	return ab.GoBuild(ctx, tree, embeddedPackage, out)
+}
+
+func (embeddedTarget) WorkerArgs(filter string) []string {
+	if filter == "" {
+		return []string{"worker"}
+	}
+	return []string{"worker", "--filter", filter}
+}

@@ -1,0 +1,98 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/ab"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+func TestEmbeddedTarget(t *testing.T) {
+	target := Embedded{}.Target()
+	dir := t.TempDir()
+	if err := target.CheckTree(dir); !errors.Is(err, ab.ErrSetup) || !strings.Contains(err.Error(), "no go.mod") {
+		t.Errorf("empty dir: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644)
+	if err := target.CheckTree(dir); !errors.Is(err, ab.ErrSetup) || !strings.Contains(err.Error(), "no ./cmd/action") {
+		t.Errorf("module without cmd/action: %v", err)
+	}
+	os.MkdirAll(filepath.Join(dir, "cmd", "action"), 0o755)
+	if err := target.CheckTree(dir); err != nil {
+		t.Errorf("a wirebench-shaped tree: %v", err)
+	}
+	if err := target.CheckTree(filepath.Join(dir, "nope")); !errors.Is(err, ab.ErrSetup) {
+		t.Errorf("a missing dir: %v", err)
+	}
+	if got := target.WorkerArgs("x"); !slices.Equal(got, []string{"worker", "--filter", "x"}) {
+		t.Errorf("worker args %q", got)
+	}
+}
+
+// TestEmbeddedResults measures two benchmarks briefly, whole and as one of
+// two shards.
+func TestEmbeddedResults(t *testing.T) {
+	ctx := context.Background()
+	p := Plan{Budget: 200 * time.Millisecond, Samples: 2, Filter: "codec=raw/dataset=small$"}
+	r, notes, err := Embedded{}.Results(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Benchmarks) != 2 || r.Suite != "default" || r.Settings.Filter != p.Filter || len(notes) != 0 {
+		t.Errorf("%d benchmarks of suite %q, filter %q, notes %q", len(r.Benchmarks), r.Suite, r.Settings.Filter, notes)
+	}
+	// Two shards: every benchmark in exactly one (a shard may be empty).
+	seen := map[string]int{}
+	for _, sh := range []string{"1/2", "2/2"} {
+		p.Shard = sh
+		r, _, err := Embedded{}.Results(ctx, p)
+		if err != nil {
+			if !strings.Contains(err.Error(), "has no benchmarks") {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if r.Settings.Shard != sh || r.Settings.SuiteSize != 2 || r.Settings.Partition == "" {
+			t.Errorf("shard %q of %d, partition %q", r.Settings.Shard, r.Settings.SuiteSize, r.Settings.Partition)
+		}
+		for _, b := range r.Benchmarks {
+			seen[b.Name]++
+		}
+	}
+	if len(seen) != 2 || seen["BenchmarkSerialize/codec=raw/dataset=small"] != 1 || seen["BenchmarkDeserialize/codec=raw/dataset=small"] != 1 {
+		t.Errorf("the shards measured %v, want each benchmark once", seen)
+	}
+	if _, _, err := (Embedded{}).Results(ctx, Plan{Filter: "codec=nope"}); err == nil || !strings.Contains(err.Error(), "matches no benchmark") {
+		t.Errorf("empty selection: %v", err)
+	}
+}
+
+func TestFileAndShards(t *testing.T) {
+	dir := t.TempDir()
+	bench := filepath.Join(dir, "bench.txt")
+	os.WriteFile(bench, []byte("pkg: example.com/x\nBenchmarkA-2\t100\t10 ns/op\nBenchmarkA-2\t100\t11 ns/op\n"), 0o644)
+	r, _, err := File{Path: bench, Commit: "abc"}.Results(context.Background(), Plan{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Env.Commit != "abc" || r.Env.Time.IsZero() || len(r.Benchmarks) != 1 || len(r.Benchmarks[0].Metric(results.UnitNsPerOp)) != 2 {
+		t.Errorf("commit %q time %v, benchmarks %+v", r.Env.Commit, r.Env.Time, r.Benchmarks)
+	}
+	if _, _, err := (File{Path: filepath.Join(dir, "nope")}).Results(context.Background(), Plan{}); err == nil {
+		t.Error("a missing file read")
+	}
+	if _, _, err := (Shards{Paths: []string{dir + "/empty"}}).Results(context.Background(), Plan{}); err == nil || !strings.Contains(err.Error(), "merge:") {
+		t.Errorf("missing shards dir: %v", err)
+	}
+	os.Mkdir(filepath.Join(dir, "shards"), 0o755)
+	if _, _, err := (Shards{Paths: []string{dir + "/shards"}}).Results(context.Background(), Plan{}); err == nil || !strings.Contains(err.Error(), "download the shards' artifacts first") {
+		t.Errorf("empty shards dir: %v", err)
+	}
+}
