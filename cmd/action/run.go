@@ -33,7 +33,9 @@ func measure(ctx context.Context, src source.Source, p source.Plan) (*results.Re
 }
 
 // local is the command line's delivery.
-func local(e *env) deliver.Local { return deliver.Local{Stdout: e.stdout, Stderr: e.stderr, Format: "text"} }
+func local(e *env) deliver.Local {
+	return deliver.Local{Stdout: e.stdout, Stderr: e.stderr, Format: "text"}
+}
 
 func cmdRun(ctx context.Context, e *env, args []string) error {
 	c, err := parse(e, config.Run, args)
