@@ -667,7 +667,7 @@ func estimate(c *Comparison, b, n []float64, opts Options) {
 		return
 	}
 	if errors.Is(err, stats.ErrAllEqual) {
-		s = stats.Shift{}
+		s = stats.Interval{}
 	}
 	base := c.Baseline.Median
 	if base <= 0 {
