@@ -313,7 +313,7 @@ func Run(ctx context.Context, spawn Spawner, opts Options) (*Outcome, error) {
 		return nil, err
 	}
 	r.progressf(true, "%d benchmarks in common (%d only in the base, %d only in the head); budget %s, blocks of %s, floor ±%s; A/A check: %s",
-		len(r.names), len(missing), len(added), opts.Budget, opts.Block, pctText(opts.Compare.Threshold), onOff(len(r.ws) > wBase2))
+		len(r.names), len(missing), len(added), opts.Budget, opts.Block, compare.FormatPercent(opts.Compare.Threshold), onOff(len(r.ws) > wBase2))
 	if err := r.warmup(ctx); err != nil {
 		return nil, err
 	}

@@ -318,37 +318,47 @@ func estimatePaired(c *compare.Comparison, lr []float64, confidence float64) {
 	c.RawRatio = c.Ratio
 }
 
-// judgePaired sets the verdict, the minimum detectable effect and, for
-// inconclusive comparisons of one generation, the number of pairs that
-// would resolve them. se is the standard error of the log ratio of a
-// comparison over several generations, NaN otherwise.
+// judgePaired judges c by compare.Judge, the rule of every comparison,
+// with the sensitivity of its design: a comparison over several
+// generations by its standard error se of the log ratio, one of a single
+// generation (se NaN) by the signed-rank test on its log ratios lr.
 func judgePaired(c *compare.Comparison, lr []float64, se float64, opts compare.Options, m int) {
-	c.Verdict = compare.Decide(c.Ratio, c.Lo, c.Hi, c.PAdjusted, opts.Threshold, opts.Alpha, false)
-	if math.IsNaN(c.P) {
-		c.Verdict = compare.Inconclusive
-		return
-	}
-	level := opts.Alpha
-	if opts.Correction == compare.Holm || opts.Correction == "" {
-		level = opts.Alpha / float64(max(m, 1))
-	}
+	var s compare.Sensitivity = pairedRounds(lr)
 	if !math.IsNaN(se) {
-		c.MDE = math.Expm1((distuv.UnitNormal.Quantile(1-level/2) + distuv.UnitNormal.Quantile(opts.Power)) * se)
-		if c.Verdict == compare.Inconclusive && c.PAdjusted < opts.Alpha {
-			c.Note = joinNote(c.Note, fmt.Sprintf("a significant change of %+.2f%%, but its interval reaches past the ±%s floor", 100*(c.Ratio-1), pctText(opts.Threshold)))
-		}
-		return
+		s = metaAnalysis(se)
 	}
-	if mde, err := stats.PairedMDE(lr, level, opts.Power); err == nil || math.IsInf(mde, 1) {
-		c.MDE = mde
-	}
-	if c.Verdict == compare.Inconclusive {
-		c.SamplesNeeded = pairsFor(lr, max(opts.Threshold, 0.001), level, opts.Power)
-		if c.PAdjusted < opts.Alpha {
-			c.Note = fmt.Sprintf("a significant change of %+.2f%%, but its interval reaches past the ±%s floor", 100*(c.Ratio-1), pctText(opts.Threshold))
-		}
-	}
+	compare.Judge(c, opts, m, s)
 }
+
+// pairedRounds is the Sensitivity of the signed-rank test on per-pair log
+// ratios.
+type pairedRounds []float64
+
+// MDE is stats.PairedMDE of the log ratios.
+func (lr pairedRounds) MDE(level, power float64) (float64, bool) {
+	mde, err := stats.PairedMDE(lr, level, power)
+	return mde, err == nil || math.IsInf(mde, 1)
+}
+
+// SamplesFor is pairsFor of the log ratios.
+func (lr pairedRounds) SamplesFor(effect, level, power float64) int {
+	return pairsFor(lr, effect, level, power)
+}
+
+// metaAnalysis is the Sensitivity of a random-effects meta-analysis over
+// generations of workers: a normal test of the mean log ratio with this
+// standard error.
+type metaAnalysis float64
+
+// MDE is the change the test detects with the given power:
+// exp((z(1-level/2) + z(power)) * se) - 1.
+func (se metaAnalysis) MDE(level, power float64) (float64, bool) {
+	return math.Expm1((distuv.UnitNormal.Quantile(1-level/2) + distuv.UnitNormal.Quantile(power)) * float64(se)), true
+}
+
+// SamplesFor is 0, not computed: more pairs shrink only the noise within
+// generations, not the offsets between them that bound the standard error.
+func (metaAnalysis) SamplesFor(effect, level, power float64) int { return 0 }
 
 // pairsFor is the number of pairs the signed-rank test needs to detect a
 // change of effect at level alpha with the given power, if the spread of
@@ -371,17 +381,6 @@ func pairsFor(lr []float64, effect, alpha, power float64) int {
 		n++
 	}
 	return int(n)
-}
-
-func pctText(x float64) string {
-	s := fmt.Sprintf("%.2f", 100*x)
-	for len(s) > 1 && (s[len(s)-1] == '0') {
-		s = s[:len(s)-1]
-	}
-	if s[len(s)-1] == '.' {
-		s = s[:len(s)-1]
-	}
-	return s + "%"
 }
 
 // reconcile applies the confirmation rule. main is the judgement of the

@@ -133,5 +133,21 @@ func (d countDist) quantile(p float64) int {
 	return d.max()
 }
 
+// bounds returns the ends of the exact distribution-free interval at
+// level 1-alpha, as R's wilcox.test picks them: the order statistics of v,
+// the sorted values the statistic counts (pairwise differences for the
+// rank-sum test, Walsh averages for the signed-rank test), at the
+// alpha/2 quantile of d from each end. achieved is the two-sided level
+// those ends really have, 2 P(S <= q-1), which callers report when the
+// requested level cannot be reached.
+func (d countDist) bounds(v []float64, alpha float64) (lo, hi, achieved float64) {
+	qu := d.quantile(alpha / 2)
+	if qu == 0 {
+		qu = 1
+	}
+	ql := len(v) - qu
+	return v[qu-1], v[ql], 2 * d.cdf(float64(qu-1))
+}
+
 // epsilon is C's DBL_EPSILON.
 const epsilon = 0x1p-52

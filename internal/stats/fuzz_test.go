@@ -32,7 +32,7 @@ func checkP(t *testing.T, what string, p float64) {
 	}
 }
 
-func checkShift(t *testing.T, what string, s Shift) {
+func checkEstimate(t *testing.T, what string, s Interval) {
 	t.Helper()
 	if !(s.Lo <= s.Estimate && s.Estimate <= s.Hi) {
 		t.Fatalf("%s: interval %+v does not contain its estimate", what, s)
@@ -63,10 +63,10 @@ func FuzzMannWhitney(f *testing.F) {
 				}
 			}
 			if s, err := HodgesLehmannMethod(x, y, 0.95, m); err == nil {
-				checkShift(t, "HodgesLehmann "+string(m), s)
+				checkEstimate(t, "HodgesLehmann "+string(m), s)
 			}
 			if s, err := RatioHLMethod(x, y, 0.9, m); err == nil {
-				checkShift(t, "RatioHL "+string(m), s)
+				checkEstimate(t, "RatioHL "+string(m), s)
 			}
 		}
 		if d, err := MDE(x, y, 0.05, 0.8); err == nil && !(d >= 0) {
@@ -93,7 +93,7 @@ func FuzzWilcoxonSignedRank(f *testing.F) {
 				}
 			}
 			if s, err := PseudoMedianMethod(d, 0.95, m); err == nil {
-				checkShift(t, "PseudoMedian "+string(m), s)
+				checkEstimate(t, "PseudoMedian "+string(m), s)
 			}
 		}
 		for _, adj := range [][]float64{Holm(d), BenjaminiHochberg(d)} {

@@ -79,11 +79,7 @@ func MDE(base, cand []float64, alpha, power float64) (float64, error) {
 }
 
 func mde(base, cand []float64, alpha, power float64) (float64, error) {
-	z, err := powerZ(alpha, power)
-	if err != nil {
-		return 0, err
-	}
-	s, err := logSpread(base, cand)
+	z, s, err := powerSpread(base, cand, alpha, power)
 	if err != nil {
 		return 0, err
 	}
@@ -122,11 +118,7 @@ func samplesFor(base, cand []float64, effect, alpha, power float64) (int, error)
 	if !(effect > 0) || math.IsInf(effect, 0) {
 		return 0, fmt.Errorf("effect = %v, want > 0: %w", effect, ErrArgument)
 	}
-	z, err := powerZ(alpha, power)
-	if err != nil {
-		return 0, err
-	}
-	s, err := logSpread(base, cand)
+	z, s, err := powerSpread(base, cand, alpha, power)
 	if err != nil {
 		return 0, err
 	}
@@ -185,6 +177,18 @@ func powerZ(alpha, power float64) (float64, error) {
 		return 0, err
 	}
 	return zUpper(alpha/2) + distuv.UnitNormal.Quantile(power), nil
+}
+
+// powerSpread is what the rank-sum MDE and SamplesFor start from: the
+// validated z(1-alpha/2) + z(power), and the log spread of base and cand.
+func powerSpread(base, cand []float64, alpha, power float64) (z, s float64, err error) {
+	if z, err = powerZ(alpha, power); err != nil {
+		return 0, 0, err
+	}
+	if s, err = logSpread(base, cand); err != nil {
+		return 0, 0, err
+	}
+	return z, s, nil
 }
 
 // minRankSumP is the smallest two-sided exact p-value a rank-sum test can

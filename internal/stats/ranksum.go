@@ -22,17 +22,6 @@ type RankSum struct {
 	N1, N2 int
 }
 
-// Shift is a location estimate (or location shift, or ratio) with a
-// confidence interval.
-type Shift struct {
-	Estimate, Lo, Hi float64
-	// Confidence is the confidence level of [Lo, Hi]: the requested level,
-	// or, where R reports one because the requested level is not
-	// achievable with so few values (or where the method is discrete, as
-	// for MedianCI), the level actually achieved.
-	Confidence float64
-}
-
 // MannWhitney is the two-sided Mann–Whitney U test of whether x and y come
 // from distributions with the same location, as R's wilcox.test(x, y):
 // exact when there are no ties and both samples have fewer than 50 values,
@@ -78,7 +67,7 @@ func mannWhitney(x, y []float64, m Method) (RankSum, error) {
 		rs.P = rankSumDist(n1, n2).twoSided(rs.U)
 		return rs, nil
 	}
-	sigma := math.Sqrt((nx * ny / 12) * ((nx + ny + 1) - ties/((nx+ny)*(nx+ny-1))))
+	sigma := rankSumSigma(n1, n2, ties)
 	z := rs.U - nx*ny/2
 	rs.P = normalTwoSided((z - sign(z)*0.5) / sigma)
 	return rs, nil
@@ -119,6 +108,14 @@ func rankSumMethod(m Method, n1, n2 int, ties bool) (Method, error) {
 	return m, nil
 }
 
+// rankSumSigma is the standard deviation of U under the null hypothesis
+// for samples of n1 and n2 values, corrected for ties (ties is the sum of
+// t^3 - t over groups of t tied values), as R's wilcox.test.
+func rankSumSigma(n1, n2 int, ties float64) float64 {
+	nx, ny := float64(n1), float64(n2)
+	return math.Sqrt((nx * ny / 12) * ((nx + ny + 1) - ties/((nx+ny)*(nx+ny-1))))
+}
+
 // normalTwoSided is R's 2 * min(pnorm(z), pnorm(z, lower.tail = FALSE)).
 func normalTwoSided(z float64) float64 {
 	return 2 * math.Min(distuv.UnitNormal.CDF(z), distuv.UnitNormal.Survival(z))
@@ -139,16 +136,16 @@ func zUpper(alpha float64) float64 {
 // ties and both samples have fewer than 50 values, otherwise from the
 // normal approximation (see the package doc for how this relates to R's
 // uniroot search). Input rules are those of MannWhitney.
-func HodgesLehmann(x, y []float64, confidence float64) (Shift, error) {
+func HodgesLehmann(x, y []float64, confidence float64) (Interval, error) {
 	return HodgesLehmannMethod(x, y, confidence, MethodAuto)
 }
 
 // HodgesLehmannMethod is HodgesLehmann with the distribution for the
 // interval chosen by m (see MannWhitneyMethod).
-func HodgesLehmannMethod(x, y []float64, confidence float64, m Method) (Shift, error) {
+func HodgesLehmannMethod(x, y []float64, confidence float64, m Method) (Interval, error) {
 	s, err := hodgesLehmann(x, y, confidence, m)
 	if err != nil {
-		return Shift{}, fmt.Errorf("stats: Hodges-Lehmann shift: %w", err)
+		return Interval{}, fmt.Errorf("stats: Hodges-Lehmann shift: %w", err)
 	}
 	return s, nil
 }
@@ -158,56 +155,56 @@ func HodgesLehmannMethod(x, y []float64, confidence float64, m Method) (Shift, e
 // (1.05 means the candidate is 5% larger). All values must be > 0
 // (ErrNotPositive). The interval comes from the same rank test as
 // MannWhitney(base, cand), so the two agree on significance.
-func RatioHL(base, cand []float64, confidence float64) (Shift, error) {
+func RatioHL(base, cand []float64, confidence float64) (Interval, error) {
 	return RatioHLMethod(base, cand, confidence, MethodAuto)
 }
 
 // RatioHLMethod is RatioHL with the distribution for the interval chosen
 // by m (see MannWhitneyMethod).
-func RatioHLMethod(base, cand []float64, confidence float64, m Method) (Shift, error) {
+func RatioHLMethod(base, cand []float64, confidence float64, m Method) (Interval, error) {
 	s, err := ratioHL(base, cand, confidence, m)
 	if err != nil {
-		return Shift{}, fmt.Errorf("stats: Hodges-Lehmann ratio: %w", err)
+		return Interval{}, fmt.Errorf("stats: Hodges-Lehmann ratio: %w", err)
 	}
 	return s, nil
 }
 
-func ratioHL(base, cand []float64, confidence float64, m Method) (Shift, error) {
+func ratioHL(base, cand []float64, confidence float64, m Method) (Interval, error) {
 	if err := checkSample("base", base, 1); err != nil {
-		return Shift{}, err
+		return Interval{}, err
 	}
 	if err := checkSample("cand", cand, 1); err != nil {
-		return Shift{}, err
+		return Interval{}, err
 	}
 	lb, err := logs("base", base)
 	if err != nil {
-		return Shift{}, err
+		return Interval{}, err
 	}
 	lc, err := logs("cand", cand)
 	if err != nil {
-		return Shift{}, err
+		return Interval{}, err
 	}
 	s, err := hodgesLehmann(lb, lc, confidence, m)
 	if err != nil {
-		return Shift{}, err
+		return Interval{}, err
 	}
-	return Shift{Estimate: math.Exp(s.Estimate), Lo: math.Exp(s.Lo), Hi: math.Exp(s.Hi), Confidence: s.Confidence}, nil
+	return Interval{Estimate: math.Exp(s.Estimate), Lo: math.Exp(s.Lo), Hi: math.Exp(s.Hi), Confidence: s.Confidence}, nil
 }
 
-func hodgesLehmann(x, y []float64, confidence float64, m Method) (Shift, error) {
+func hodgesLehmann(x, y []float64, confidence float64, m Method) (Interval, error) {
 	if err := checkLevel("confidence", confidence); err != nil {
-		return Shift{}, err
+		return Interval{}, err
 	}
 	if err := checkRankSumInput(x, y, m); err != nil {
-		return Shift{}, err
+		return Interval{}, err
 	}
 	n1, n2 := len(x), len(y)
 	if n1*n2 > maxPairs {
-		return Shift{}, fmt.Errorf("%d x %d pairwise differences, limit is %d: %w", n1, n2, maxPairs, ErrArgument)
+		return Interval{}, fmt.Errorf("%d x %d pairwise differences, limit is %d: %w", n1, n2, maxPairs, ErrArgument)
 	}
 	method, err := rankSumMethod(m, n1, n2, tieTerm(slices.Concat(x, y)) > 0)
 	if err != nil {
-		return Shift{}, err
+		return Interval{}, err
 	}
 	// The differences as R forms them in wilcox.test(y, x): y_j - x_i.
 	d := make([]float64, 0, n1*n2)
@@ -218,29 +215,22 @@ func hodgesLehmann(x, y []float64, confidence float64, m Method) (Shift, error) 
 	}
 	slices.Sort(d)
 	alpha := 1 - confidence
-	s := Shift{Estimate: medianSorted(d), Confidence: confidence}
+	s := Interval{Estimate: medianSorted(d), Confidence: confidence}
 	if method == MethodExact {
-		dist := rankSumDist(n1, n2)
-		qu := dist.quantile(alpha / 2)
-		if qu == 0 {
-			qu = 1
-		}
-		ql := len(d) - qu
-		s.Lo, s.Hi = d[qu-1], d[ql]
-		if achieved := 2 * dist.cdf(float64(qu-1)); achieved-alpha > alpha/2 {
+		var achieved float64
+		s.Lo, s.Hi, achieved = rankSumDist(n1, n2).bounds(d, alpha)
+		if achieved-alpha > alpha/2 {
 			s.Confidence = 1 - achieved
 		}
 	} else {
 		// Between two distinct differences no value of y - d ties with
 		// x, so only ties within each sample enter the variance.
-		nx, ny := float64(n1), float64(n2)
-		ties := tieTerm(x) + tieTerm(y)
-		sigma := math.Sqrt((nx * ny / 12) * ((nx + ny + 1) - ties/((nx+ny)*(nx+ny-1))))
+		sigma := rankSumSigma(n1, n2, tieTerm(x)+tieTerm(y))
 		z := zUpper(alpha / 2)
 		s.Lo = normalBound(d, sigma, z)
 		s.Hi = normalBound(d, sigma, -z)
 	}
-	return s, finiteShift(s)
+	return s, finiteInterval(s)
 }
 
 // normalBound returns where R's uniroot search for W(d) = zq ends, for a

@@ -241,11 +241,11 @@ func walshOf(d []float64) []float64 {
 	return w
 }
 
-// checkInterval compares a Shift with R's interval. For the normal
+// checkInterval compares an Interval with R's interval. For the normal
 // approximation it also checks that R's default-tolerance interval is
 // within R's tolerance of ours, and that R's estimate lies on the same
 // zero plateau as ours (the median of v).
-func checkInterval(t *testing.T, name string, got Shift, want *ciRef, m Method, scale float64, median float64, v []float64, ratio bool) {
+func checkInterval(t *testing.T, name string, got Interval, want *ciRef, m Method, scale float64, median float64, v []float64, ratio bool) {
 	t.Helper()
 	tol := tolFor(m)
 	if m == MethodExact {

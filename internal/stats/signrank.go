@@ -72,9 +72,18 @@ func signedRank(d []float64, m Method) (SignedRank, error) {
 	}
 	fn := float64(n)
 	z := sr.V - fn*(fn+1)/4
-	sigma := math.Sqrt(fn*(fn+1)*(2*fn+1)/24 - ties/48)
+	sigma := signedSigma(n, ties)
 	sr.P = normalTwoSided((z - sign(z)*0.5) / sigma)
 	return sr, nil
+}
+
+// signedSigma is the standard deviation of V under the null hypothesis for
+// n non-zero differences, corrected for ties among their absolute values
+// (ties is the sum of t^3 - t over groups of t tied values), as R's
+// wilcox.test.
+func signedSigma(n int, ties float64) float64 {
+	fn := float64(n)
+	return math.Sqrt(fn*(fn+1)*(2*fn+1)/24 - ties/48)
 }
 
 // nonZero validates d and returns its non-zero values, as R drops zeros
@@ -131,31 +140,31 @@ func signedMethod(m Method, n int, tiesOrZeros bool) (Method, error) {
 // Input rules are those of WilcoxonSignedRank; in addition, under the
 // normal approximation differences that are all the same non-zero value
 // yield ErrAllEqual (R returns a NaN interval).
-func PseudoMedian(d []float64, confidence float64) (Shift, error) {
+func PseudoMedian(d []float64, confidence float64) (Interval, error) {
 	return PseudoMedianMethod(d, confidence, MethodAuto)
 }
 
 // PseudoMedianMethod is PseudoMedian with the distribution for the interval
 // chosen by m (see WilcoxonSignedRankMethod).
-func PseudoMedianMethod(d []float64, confidence float64, m Method) (Shift, error) {
+func PseudoMedianMethod(d []float64, confidence float64, m Method) (Interval, error) {
 	s, err := pseudoMedian(d, confidence, m)
 	if err != nil {
-		return Shift{}, fmt.Errorf("stats: pseudo-median: %w", err)
+		return Interval{}, fmt.Errorf("stats: pseudo-median: %w", err)
 	}
 	return s, nil
 }
 
-func pseudoMedian(d []float64, confidence float64, m Method) (Shift, error) {
+func pseudoMedian(d []float64, confidence float64, m Method) (Interval, error) {
 	if err := checkLevel("confidence", confidence); err != nil {
-		return Shift{}, err
+		return Interval{}, err
 	}
 	x, zeros, err := nonZero(d, m)
 	if err != nil {
-		return Shift{}, err
+		return Interval{}, err
 	}
 	n := len(x)
 	if n*(n+1)/2 > maxPairs {
-		return Shift{}, fmt.Errorf("%d differences give too many Walsh averages, limit is %d: %w", n, maxPairs, ErrArgument)
+		return Interval{}, fmt.Errorf("%d differences give too many Walsh averages, limit is %d: %w", n, maxPairs, ErrArgument)
 	}
 	abs := make([]float64, n)
 	for i, v := range x {
@@ -163,7 +172,7 @@ func pseudoMedian(d []float64, confidence float64, m Method) (Shift, error) {
 	}
 	method, err := signedMethod(m, n, zeros || tieTerm(abs) > 0)
 	if err != nil {
-		return Shift{}, err
+		return Interval{}, err
 	}
 	walsh := make([]float64, 0, n*(n+1)/2)
 	for i := range x {
@@ -173,19 +182,14 @@ func pseudoMedian(d []float64, confidence float64, m Method) (Shift, error) {
 	}
 	slices.Sort(walsh)
 	alpha := 1 - confidence
-	s := Shift{Estimate: medianSorted(walsh), Confidence: confidence}
+	s := Interval{Estimate: medianSorted(walsh), Confidence: confidence}
 	if method == MethodExact {
-		dist := signRankDist(n)
-		qu := dist.quantile(alpha / 2)
-		if qu == 0 {
-			qu = 1
-		}
-		ql := len(walsh) - qu
-		s.Lo, s.Hi = walsh[qu-1], walsh[ql]
-		if achieved := 2 * dist.cdf(float64(qu-1)); achieved-alpha > alpha/2 {
+		var achieved float64
+		s.Lo, s.Hi, achieved = signRankDist(n).bounds(walsh, alpha)
+		if achieved-alpha > alpha/2 {
 			s.Confidence = 1 - signif2(achieved)
 		}
-		return s, finiteShift(s)
+		return s, finiteInterval(s)
 	}
 
 	// Normal approximation. R first checks that the interval's ends lie
@@ -195,7 +199,7 @@ func pseudoMedian(d []float64, confidence float64, m Method) (Shift, error) {
 	lo, hi := slices.Min(x), slices.Max(x)
 	wlo, whi := signedW(x, lo), signedW(x, hi)
 	if math.IsNaN(wlo) || math.IsNaN(whi) {
-		return Shift{}, fmt.Errorf("all %d non-zero differences are %v: %w", n, x[0], ErrAllEqual)
+		return Interval{}, fmt.Errorf("all %d non-zero differences are %v: %w", n, x[0], ErrAllEqual)
 	}
 	for alpha < 1 && (wlo < zUpper(alpha/2) || whi > -zUpper(alpha/2)) {
 		alpha *= 2
@@ -208,16 +212,15 @@ func pseudoMedian(d []float64, confidence float64, m Method) (Shift, error) {
 		// conf.level 0, which need not contain its own estimate. We
 		// return the estimate itself so that Lo <= Estimate <= Hi holds.
 		s.Lo, s.Hi = s.Estimate, s.Estimate
-		return s, finiteShift(s)
+		return s, finiteInterval(s)
 	}
 	// Between two distinct Walsh averages no |x_i - d| tie except for
 	// equal x_i, and no x_i - d is zero.
-	fn := float64(n)
-	sigma := math.Sqrt(fn*(fn+1)*(2*fn+1)/24 - tieTerm(x)/48)
+	sigma := signedSigma(n, tieTerm(x))
 	z := zUpper(alpha / 2)
 	s.Lo = normalBound(walsh, sigma, z)
 	s.Hi = normalBound(walsh, sigma, -z)
-	return s, finiteShift(s)
+	return s, finiteInterval(s)
 }
 
 // signedW is R's standardized, continuity-corrected signed-rank statistic
@@ -243,8 +246,7 @@ func signedW(x []float64, d float64) float64 {
 	}
 	n := float64(len(xd))
 	z := v - n*(n+1)/4
-	sigma := math.Sqrt(n*(n+1)*(2*n+1)/24 - ties/48)
-	return (z - sign(z)*0.5) / sigma
+	return (z - sign(z)*0.5) / signedSigma(len(xd), ties)
 }
 
 // signif2 rounds x to two significant digits, as R's signif(x, 2).

@@ -144,7 +144,7 @@ func TestSmallSamples(t *testing.T) {
 		t.Errorf("MannWhitney(1 vs 1) = %+v, %v; want U=0 P=1 exact", rs, err)
 	}
 	s, err := HodgesLehmann([]float64{1}, []float64{2.5}, 0.95)
-	if want := (Shift{1.5, 1.5, 1.5, 0}); err != nil || s != want {
+	if want := (Interval{1.5, 1.5, 1.5, 0}); err != nil || s != want {
 		t.Errorf("HodgesLehmann(1 vs 1) = %+v, %v; want %+v", s, err, want)
 	}
 	sr, err := WilcoxonSignedRank([]float64{-3})
@@ -154,7 +154,7 @@ func TestSmallSamples(t *testing.T) {
 	// Two-sample all tied within each sample: R stops, we return the one
 	// pairwise difference.
 	s, err = HodgesLehmann([]float64{1, 1}, []float64{4, 4}, 0.9)
-	if want := (Shift{3, 3, 3, 0.9}); err != nil || s != want {
+	if want := (Interval{3, 3, 3, 0.9}); err != nil || s != want {
 		t.Errorf("HodgesLehmann(tied blocks) = %+v, %v; want %+v", s, err, want)
 	}
 }
@@ -162,7 +162,7 @@ func TestSmallSamples(t *testing.T) {
 func TestMedianCIExactLevel(t *testing.T) {
 	// P(B <= 0) = 1/8 exactly for n = 3, so [x(1), x(3)] has exactly 75%.
 	s, err := MedianCI([]float64{3, 1, 2}, 0.75)
-	if want := (Shift{2, 1, 3, 0.75}); err != nil || s != want {
+	if want := (Interval{2, 1, 3, 0.75}); err != nil || s != want {
 		t.Errorf("MedianCI(n=3, 75%%) = %+v, %v; want %+v", s, err, want)
 	}
 	// benchstat's documented values: n=6 -> [x(1), x(6)] at 96.9%, n=10 -> [x(2), x(9)] at 97.9%.

@@ -51,12 +51,12 @@ func mad(x []float64) float64 {
 //
 // Small samples cannot reach high confidence (95% needs n >= 6, 99% needs
 // n >= 8); they yield ErrTooFew.
-func MedianCI(x []float64, confidence float64) (Shift, error) {
+func MedianCI(x []float64, confidence float64) (Interval, error) {
 	if err := checkLevel("confidence", confidence); err != nil {
-		return Shift{}, fmt.Errorf("stats: median interval: %w", err)
+		return Interval{}, fmt.Errorf("stats: median interval: %w", err)
 	}
 	if err := checkSample("x", x, 1); err != nil {
-		return Shift{}, fmt.Errorf("stats: median interval: %w", err)
+		return Interval{}, fmt.Errorf("stats: median interval: %w", err)
 	}
 	s := sorted(x)
 	n := len(s)
@@ -69,9 +69,9 @@ func MedianCI(x []float64, confidence float64) (Shift, error) {
 		k++
 	}
 	if k < 1 {
-		return Shift{}, fmt.Errorf("stats: median interval: %d values cannot reach %v confidence: %w", n, confidence, ErrTooFew)
+		return Interval{}, fmt.Errorf("stats: median interval: %d values cannot reach %v confidence: %w", n, confidence, ErrTooFew)
 	}
-	return Shift{
+	return Interval{
 		Estimate:   medianSorted(s),
 		Lo:         s[k-1],
 		Hi:         s[n-k],
@@ -87,22 +87,22 @@ func MedianCI(x []float64, confidence float64) (Shift, error) {
 // which is the "whole machine got faster or slower" model. It needs at
 // least two ratios, all > 0 and finite; equal ratios give a zero-width
 // interval.
-func GeoMean(ratios []float64, confidence float64) (Shift, error) {
+func GeoMean(ratios []float64, confidence float64) (Interval, error) {
 	if err := checkLevel("confidence", confidence); err != nil {
-		return Shift{}, fmt.Errorf("stats: geometric mean: %w", err)
+		return Interval{}, fmt.Errorf("stats: geometric mean: %w", err)
 	}
 	if err := checkSample("ratios", ratios, 2); err != nil {
-		return Shift{}, fmt.Errorf("stats: geometric mean: %w", err)
+		return Interval{}, fmt.Errorf("stats: geometric mean: %w", err)
 	}
 	l, err := logs("ratios", ratios)
 	if err != nil {
-		return Shift{}, fmt.Errorf("stats: geometric mean: %w", err)
+		return Interval{}, fmt.Errorf("stats: geometric mean: %w", err)
 	}
 	n := float64(len(l))
 	mean, sd := stat.MeanStdDev(l, nil)
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(1 - (1-confidence)/2)
 	half := t * sd / math.Sqrt(n)
-	return Shift{
+	return Interval{
 		Estimate:   math.Exp(mean),
 		Lo:         math.Exp(mean - half),
 		Hi:         math.Exp(mean + half),

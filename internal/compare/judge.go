@@ -1,0 +1,191 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/stats"
+)
+
+// Decide is the decision rule for a tested comparison, shared by the
+// stored-baseline and the same-runner A/B comparisons: significant
+// (adjusted p below alpha) and beyond ±threshold is a regression or an
+// improvement; an interval inside ±threshold is unchanged; anything else,
+// a NaN estimate or p-value included, is inconclusive.
+func Decide(ratio, lo, hi, pAdjusted, threshold, alpha float64, higherIsBetter bool) Verdict {
+	if math.IsNaN(ratio) || math.IsNaN(pAdjusted) {
+		return Inconclusive
+	}
+	t := threshold
+	worse, better := ratio > 1+t, ratio < 1-t
+	if higherIsBetter {
+		worse, better = ratio < 1-t, ratio > 1+t
+	}
+	significant := pAdjusted < alpha
+	switch {
+	case significant && worse:
+		return Regression
+	case significant && better:
+		return Improvement
+	case lo >= 1-t && hi <= 1+t:
+		return Unchanged
+	}
+	return Inconclusive
+}
+
+// Sensitivity is the part of judging that depends on how a comparison was
+// measured: how small a change its samples could detect. A stored-baseline
+// comparison computes it from unpaired samples (see unpaired), a
+// same-runner A/B comparison from paired rounds.
+type Sensitivity interface {
+	// MDE returns the minimum detectable effect (a fraction, 0.03 = 3%)
+	// of a two-sided test at level with the given power, +Inf when no
+	// outcome could reach level, and false when it cannot be computed.
+	MDE(level, power float64) (float64, bool)
+	// SamplesFor returns the samples a side (pairs, for paired rounds)
+	// that would detect a change of effect at level with the given power;
+	// 0 when it cannot be computed.
+	SamplesFor(effect, level, power float64) int
+}
+
+// Judge is the judging rule of a tested noisy comparison, the same for a
+// stored baseline and a same-runner A/B run. c carries its estimate
+// (Ratio, Lo, Hi) and adjusted p-value, one of m adjusted together. Judge
+// sets
+//
+//   - the verdict, by Decide against c's threshold (Comparison.Threshold
+//     when set, else opts.Threshold);
+//   - MDE, what c could detect at the per-comparison level (see
+//     comparisonLevel), and for an inconclusive comparison
+//     SamplesNeeded, both from s;
+//   - a note on a significant change whose interval reaches past the
+//     threshold, and on a raised threshold.
+//
+// A comparison without an adjusted p-value is inconclusive, and Judge sets
+// nothing else.
+func Judge(c *Comparison, opts Options, m int, s Sensitivity) {
+	t := c.threshold(opts)
+	c.Verdict = Decide(c.Ratio, c.Lo, c.Hi, c.PAdjusted, t, opts.Alpha, c.HigherIsBetter)
+	if math.IsNaN(c.PAdjusted) {
+		return
+	}
+	level := comparisonLevel(opts, m)
+	if mde, ok := s.MDE(level, opts.Power); ok {
+		c.MDE = mde
+	}
+	if c.Verdict == Inconclusive {
+		c.SamplesNeeded = s.SamplesFor(max(t, 0.001), level, opts.Power)
+		if c.PAdjusted < opts.Alpha {
+			c.Note = joinNote(c.Note, reachNote(c, t))
+		}
+	}
+	if c.Threshold > 0 && c.Note == "" {
+		c.Note = fmt.Sprintf("threshold raised to ±%.0f%%: this benchmark's median moves that much between runs in the baseline's history", 100*c.Threshold)
+	}
+}
+
+// threshold is the relative change c is judged by: its own Threshold when
+// that was raised, opts.Threshold otherwise.
+func (c *Comparison) threshold(opts Options) float64 {
+	if c.Threshold > 0 {
+		return c.Threshold
+	}
+	return opts.Threshold
+}
+
+// comparisonLevel is the per-comparison level at which a comparison's
+// power is computed: what the adjustment demands of the strongest of m
+// results, alpha/m under Holm (the default, also when opts.Correction is
+// empty), alpha under BH or no correction.
+func comparisonLevel(opts Options, m int) float64 {
+	switch opts.Correction {
+	case BenjaminiHochberg, NoCorrection:
+		return opts.Alpha
+	}
+	return opts.Alpha / float64(max(m, 1))
+}
+
+// reachNote is the note on a significant change whose interval reaches
+// past ±t. Each way of comparing words it as its reports always have: a
+// stored-baseline comparison against a threshold in whole percent, a
+// paired one against a floor to two decimals.
+func reachNote(c *Comparison, t float64) string {
+	if c.Paired {
+		return fmt.Sprintf("a significant change of %+.2f%%, but its interval reaches past the ±%s floor", 100*(c.Ratio-1), FormatPercent(t))
+	}
+	return fmt.Sprintf("a significant change of %+.1f%%, but its interval reaches past the ±%.0f%% threshold", 100*(c.Ratio-1), 100*t)
+}
+
+// FormatPercent formats a fraction as a percentage to at most two
+// decimals, without trailing zeros: 0.01 is "1%", 0.0125 "1.25%".
+func FormatPercent(x float64) string {
+	s := fmt.Sprintf("%.2f", 100*x)
+	for len(s) > 1 && (s[len(s)-1] == '0') {
+		s = s[:len(s)-1]
+	}
+	if s[len(s)-1] == '.' {
+		s = s[:len(s)-1]
+	}
+	return s + "%"
+}
+
+// joinNote appends note b to note a.
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// judgeStored judges a noisy comparison of a stored baseline by Judge,
+// against the threshold raised to the benchmark's between-run noise where
+// the baseline's history knows it, with the power of the rank-sum test on
+// the samples as measured.
+func judgeStored(n noisy, opts Options, m int) {
+	raiseThreshold(n.c, opts)
+	Judge(n.c, opts, m, unpaired{n.p.b, n.p.c})
+}
+
+// raiseThreshold sets c.Threshold, for a timing, to three times the
+// benchmark's between-run noise in the baseline's history (as a relative
+// change) when that exceeds opts.Threshold: a change the benchmark shows
+// between runs by itself is no evidence.
+func raiseThreshold(c *Comparison, opts Options) {
+	s, ok := opts.BetweenRun.spread(c.Name)
+	if !ok || c.Unit != results.UnitNsPerOp {
+		return
+	}
+	if raised := math.Expm1(3 * s); raised > opts.Threshold {
+		c.Threshold = raised
+	}
+}
+
+// unpaired is the Sensitivity of the rank-sum test on a baseline's samples
+// b and a candidate's n. It works on ratios of samples, so with a zero
+// on either side it cannot say.
+type unpaired struct{ b, n []float64 }
+
+func (u unpaired) positive() bool { return slices.Min(u.b) > 0 && slices.Min(u.n) > 0 }
+
+// MDE is stats.MDE of the samples.
+func (u unpaired) MDE(level, power float64) (float64, bool) {
+	if !u.positive() {
+		return 0, false
+	}
+	mde, err := stats.MDE(u.b, u.n, level, power)
+	return mde, err == nil || math.IsInf(mde, 1)
+}
+
+// SamplesFor is stats.SamplesFor of the samples.
+func (u unpaired) SamplesFor(effect, level, power float64) int {
+	if !u.positive() {
+		return 0
+	}
+	k, err := stats.SamplesFor(u.b, u.n, effect, level, power)
+	if err != nil {
+		return 0
+	}
+	return k
+}

@@ -1,0 +1,107 @@
+package compare
+
+import "fmt"
+
+// Correction names a multiple-comparison adjustment.
+type Correction string
+
+const (
+	Holm              Correction = "holm"
+	BenjaminiHochberg Correction = "bh"
+	NoCorrection      Correction = "none"
+)
+
+// Normalize says when to separate the machine's speed shift.
+type Normalize string
+
+const (
+	// NormalizeAuto normalises timings when the two runs' machines differ.
+	NormalizeAuto   Normalize = "auto"
+	NormalizeAlways Normalize = "always"
+	NormalizeNever  Normalize = "never"
+)
+
+// Options are the comparison's thresholds and levels.
+type Options struct {
+	// Threshold is the relative change of a noisy metric that matters:
+	// 0.05 means 5%. Default 0.05.
+	Threshold float64
+	// SizeThreshold is the relative growth of the encoded size (B/msg)
+	// that counts as a regression. Default 0: any byte more.
+	SizeThreshold float64
+	// AllocThreshold is the relative growth of a deterministic allocation
+	// count (allocs/op, B/op when every sample agrees) that counts as a
+	// regression. Default 0: any allocation more.
+	AllocThreshold float64
+	// Alpha bounds the false alarms of the run after adjustment: with
+	// Holm, the chance of any false alarm; with BH, the expected share of
+	// false discoveries. Default 0.01.
+	Alpha float64
+	// Correction is the multiple-comparison adjustment. Default Holm.
+	Correction Correction
+	// Confidence is the level of the reported intervals, which also decide
+	// "unchanged". Default 0.95.
+	Confidence float64
+	// Power is the power at which the minimum detectable effect is
+	// computed. Default 0.8.
+	Power float64
+	// Normalize decides when timings are judged against the machine's
+	// global speed shift. Default auto.
+	Normalize Normalize
+	// BetweenRun is the between-run noise of the timings, from the
+	// baseline's history; nil when unknown. Only a stored-baseline
+	// comparison uses it (see Comparison.Threshold): a same-runner A/B
+	// run measures both builds at the same time, so the noise between
+	// runs does not enter it.
+	BetweenRun *Noise `json:"-"`
+}
+
+// Noise maps a benchmark name to the between-run noise of its ns/op: a
+// log-scale standard deviation (see baseline.BetweenRunNoise). A timing
+// must change by more than three times that noise, as well as by the
+// threshold, to count.
+type Noise struct {
+	Spread map[string]float64
+}
+
+// Defaults returns the default options.
+func Defaults() Options {
+	return Options{Threshold: 0.05, Alpha: 0.01, Correction: Holm, Confidence: 0.95, Power: 0.8, Normalize: NormalizeAuto}
+}
+
+// Validate checks the options' ranges.
+func (o Options) Validate() error {
+	switch {
+	case !(o.Threshold >= 0 && o.Threshold < 1):
+		return fmt.Errorf("threshold %v: want a fraction in [0, 1), e.g. 0.05 for 5%%", o.Threshold)
+	case !(o.SizeThreshold >= 0) || !(o.AllocThreshold >= 0):
+		return fmt.Errorf("size and allocation thresholds must be >= 0")
+	case !(o.Alpha > 0 && o.Alpha < 1):
+		return fmt.Errorf("alpha %v: want a probability in (0, 1), e.g. 0.01", o.Alpha)
+	case !(o.Confidence > 0 && o.Confidence < 1):
+		return fmt.Errorf("confidence %v: want a probability in (0, 1), e.g. 0.95", o.Confidence)
+	case !(o.Power > 0 && o.Power < 1):
+		return fmt.Errorf("power %v: want a probability in (0, 1), e.g. 0.8", o.Power)
+	}
+	switch o.Correction {
+	case Holm, BenjaminiHochberg, NoCorrection:
+	default:
+		return fmt.Errorf("correction %q: want holm, bh or none", o.Correction)
+	}
+	switch o.Normalize {
+	case NormalizeAuto, NormalizeAlways, NormalizeNever:
+	default:
+		return fmt.Errorf("normalize %q: want auto, always or never", o.Normalize)
+	}
+	return nil
+}
+
+// spread returns the between-run noise of the benchmark name, and false
+// when it is not known.
+func (n *Noise) spread(name string) (float64, bool) {
+	if n == nil {
+		return 0, false
+	}
+	s, ok := n.Spread[name]
+	return s, ok
+}

@@ -1,0 +1,62 @@
+package compare
+
+import "github.com/wirebench/wirebench/internal/results"
+
+// pair is one benchmark and unit measured by both runs: the baseline's
+// samples b, the candidate's c, and the shard that measured the
+// candidate's (0 unless it was merged from shards).
+type pair struct {
+	name, unit string
+	b, c       []float64
+	shard      int
+}
+
+// pairUp pairs the benchmarks and units of base and cand, in the
+// candidate's order, and records in r the benchmarks that do not pair:
+// those only in the candidate (New), only in the baseline (Missing), and
+// those with no unit in common (UnitMismatch). MB/s is left out where
+// ns/op is on both sides: it is derived from ns/op, and comparing it too
+// would count one change twice.
+func (r *Result) pairUp(base, cand *results.Results) []pair {
+	var pairs []pair
+	for _, cb := range cand.Benchmarks {
+		bb := base.Lookup(cb.Name)
+		if bb == nil {
+			r.New = append(r.New, cb.Name)
+			continue
+		}
+		common := 0
+		hasNs := cb.Metric(results.UnitNsPerOp) != nil && bb.Metric(results.UnitNsPerOp) != nil
+		for _, m := range cb.Metrics {
+			bv := bb.Metric(m.Unit)
+			if bv == nil {
+				continue
+			}
+			common++
+			if m.Unit == results.UnitMBPerSec && hasNs {
+				continue
+			}
+			pairs = append(pairs, pair{cb.Name, m.Unit, bv, m.Values, cb.Shard})
+		}
+		if common == 0 {
+			r.UnitMismatch = append(r.UnitMismatch, cb.Name)
+		}
+	}
+	for _, bb := range base.Benchmarks {
+		if cand.Lookup(bb.Name) == nil {
+			r.Missing = append(r.Missing, bb.Name)
+		}
+	}
+	return pairs
+}
+
+// exampleName is a benchmark name of either run, for an error message
+// that shows the names must match.
+func exampleName(base, cand *results.Results) string {
+	for _, r := range []*results.Results{base, cand} {
+		if len(r.Benchmarks) > 0 {
+			return r.Benchmarks[0].Name
+		}
+	}
+	return "BenchmarkX"
+}

@@ -1,0 +1,223 @@
+package compare
+
+import (
+	"math"
+	"sort"
+
+	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/stats"
+)
+
+// Verdict is the outcome of one comparison.
+type Verdict string
+
+const (
+	// Regression: significant (exact metrics: any change) and worse than
+	// the threshold.
+	Regression Verdict = "regression"
+	// Improvement: significant and better than the threshold.
+	Improvement Verdict = "improvement"
+	// Unchanged: the confidence interval lies inside ±threshold (exact
+	// metrics: the change is within the threshold).
+	Unchanged Verdict = "unchanged"
+	// Inconclusive: neither — too noisy or too few samples to tell.
+	Inconclusive Verdict = "inconclusive"
+)
+
+// Verdicts lists the verdicts in report order.
+var Verdicts = []Verdict{Regression, Improvement, Inconclusive, Unchanged}
+
+// Kind says how a metric was compared.
+type Kind string
+
+const (
+	// Exact metrics are deterministic: any change is real.
+	Exact Kind = "exact"
+	// Noisy metrics are compared with a statistical test.
+	Noisy Kind = "noisy"
+)
+
+// Summary describes one side's samples of a metric.
+type Summary struct {
+	Median float64 `json:"median"`
+	N      int     `json:"n"`
+}
+
+// Comparison is one benchmark and unit compared.
+type Comparison struct {
+	Name      string
+	Unit      string
+	Kind      Kind
+	Baseline  Summary
+	Candidate Summary
+	// Ratio is the estimated candidate/baseline ratio: for noisy metrics
+	// the Hodges–Lehmann estimate (divided by the speed shift when
+	// timings were normalised), for exact ones the plain ratio. Lo and Hi
+	// bound it at Options.Confidence (equal to Ratio for exact metrics).
+	Ratio, Lo, Hi float64
+	// RawRatio is Ratio before normalisation.
+	RawRatio float64
+	// P is the test's two-sided p-value and PAdjusted its value after the
+	// run's multiple-comparison adjustment; NaN for exact metrics.
+	P, PAdjusted float64
+	Verdict      Verdict
+	// MDE is the smallest change (as a fraction, 0.03 = 3%) this
+	// comparison could detect with Options.Power at the adjusted level;
+	// +Inf when no outcome could reach it with these sample counts; NaN
+	// for exact metrics.
+	MDE float64
+	// SamplesNeeded is the per-side sample count that would detect a
+	// change of the threshold, for inconclusive comparisons; 0 when not
+	// computed.
+	SamplesNeeded int
+	// Note explains anything unusual (too few samples, all equal, ...).
+	Note string
+	// Normalized is set when Ratio was judged against the speed shift.
+	Normalized bool
+	// HigherIsBetter is set for units like MB/s.
+	HigherIsBetter bool
+	// Paired is set when the comparison used paired rounds (Wilcoxon
+	// signed-rank on per-round log ratios) rather than unpaired samples.
+	Paired bool
+	// Unconfirmed is set on a regression that did not reproduce when
+	// re-measured: it is reported, not enforced.
+	Unconfirmed bool
+	// Threshold, when not zero, is the threshold this comparison was
+	// judged by instead of Options.Threshold: raised to three times the
+	// benchmark's between-run noise in the baseline's history.
+	Threshold float64
+}
+
+// Change is the relative change, Ratio-1 (0.05 = +5%).
+func (c Comparison) Change() float64 { return c.Ratio - 1 }
+
+// Summarize is the median and count of a sample, for a Comparison.
+func Summarize(v []float64) Summary {
+	m, err := stats.Median(v)
+	if err != nil {
+		m = math.NaN()
+	}
+	return Summary{Median: m, N: len(v)}
+}
+
+// Result is a whole comparison.
+//
+// The fields up to UnitMismatch describe a comparison of either kind. The
+// last group holds what only one way of comparing fills in (the zero value
+// otherwise): Method says which way it was, Why and AA belong to the
+// same-runner A/B comparison, ShardShifts to a stored baseline compared
+// with a candidate merged from shards. (Options.BetweenRun, likewise, is
+// used by stored-baseline comparisons only.)
+type Result struct {
+	Options        Options
+	BaselineEnv    results.Env
+	CandidateEnv   results.Env
+	MachineDiffers []results.Difference
+	OtherDiffers   []results.Difference
+	// Shift is the machine's speed shift between the runs; nil when there
+	// were no timings.
+	Shift       *Shift
+	Comparisons []Comparison
+	// Missing lists benchmarks only in the baseline, New those only in the
+	// candidate, UnitMismatch those whose units have nothing in common.
+	Missing, New, UnitMismatch []string
+
+	// Method says how timings were compared: MethodStored (a stored
+	// baseline, unpaired samples) or MethodPaired (same-runner A/B, paired
+	// rounds). Empty means MethodStored.
+	Method Method
+	// Why explains the choice of Method when a same-runner A/B comparison
+	// was asked for (e.g. "no base checkout: fell back to the stored
+	// baseline"); empty otherwise.
+	Why string
+	// AA is the built-in A/A check of a paired run, nil otherwise.
+	AA *AACheck
+	// ShardShifts holds the speed shift of each shard when the candidate
+	// was merged from shards (stored baseline only); Shift then summarises
+	// them.
+	ShardShifts []ShardShift
+}
+
+// Method is how timings were compared.
+type Method string
+
+const (
+	MethodStored Method = "stored-baseline"
+	MethodPaired Method = "same-runner-ab"
+)
+
+// AACheck is the result of comparing the base build with itself in a
+// same-runner run: if it flags anything the machine was too noisy, and
+// timing verdicts are reported but do not fail the run.
+type AACheck struct {
+	Benchmarks int      // benchmarks compared base against base
+	Flagged    []string // those that came out as regressions or improvements
+	// Noisy is set when Flagged is not empty.
+	Noisy bool
+}
+
+// Count returns how many comparisons have verdict v.
+func (r *Result) Count(v Verdict) int {
+	n := 0
+	for _, c := range r.Comparisons {
+		if c.Verdict == v {
+			n++
+		}
+	}
+	return n
+}
+
+// Regressions returns the comparisons with a regression verdict.
+func (r *Result) Regressions() []Comparison {
+	var out []Comparison
+	for _, c := range r.Comparisons {
+		if c.Verdict == Regression {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// FailOn names the condition that fails a run.
+type FailOn string
+
+const (
+	FailOnRegression FailOn = "regression"
+	FailOnNever      FailOn = "never"
+)
+
+// Failed reports whether the result meets the fail-on condition. When a
+// paired run's A/A check found the machine too noisy, timing regressions
+// are reported but do not fail the run; exact ones still do. Regressions
+// that did not reproduce on confirmation never fail it.
+func (r *Result) Failed(on FailOn) bool {
+	if on != FailOnRegression {
+		return false
+	}
+	for _, c := range r.Comparisons {
+		if c.Verdict != Regression || c.Unconfirmed {
+			continue
+		}
+		if c.Kind == Noisy && r.AA != nil && r.AA.Noisy {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// Sort orders comparisons for reports: regressions first, then
+// improvements, inconclusive and unchanged; within a verdict by the size of
+// the change, largest first.
+func Sort(cs []Comparison) {
+	rank := map[Verdict]int{}
+	for i, v := range Verdicts {
+		rank[v] = i
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if rank[cs[i].Verdict] != rank[cs[j].Verdict] {
+			return rank[cs[i].Verdict] < rank[cs[j].Verdict]
+		}
+		return math.Abs(math.Log(cs[i].Ratio)) > math.Abs(math.Log(cs[j].Ratio))
+	})
+}
