@@ -46,6 +46,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/stats"
@@ -56,8 +57,8 @@ import (
 // tests.
 type Worker interface {
 	Handshake() worker.Hello
-	Warmup(ctx context.Context, name string, d time.Duration) (worker.Sample, error)
-	Run(ctx context.Context, name string, n, pre int) (worker.Sample, error)
+	Warmup(ctx context.Context, name string, d time.Duration) (bench.Sample, error)
+	Run(ctx context.Context, name string, n, pre int) (bench.Sample, error)
 	Size(ctx context.Context, name string) (int, error)
 	GC(ctx context.Context) error
 }
@@ -249,7 +250,7 @@ type Outcome struct {
 }
 
 // visit is the blocks of one step, by worker index.
-type visit [3]worker.Sample
+type visit [3]bench.Sample
 
 // run is one generation of workers being measured.
 type run struct {
@@ -612,7 +613,7 @@ func (r *run) warmup(ctx context.Context) error {
 		r.bytesOp = make([]float64, len(r.names))
 	}
 	for i, name := range r.names {
-		got := make([]worker.Sample, len(r.ws))
+		got := make([]bench.Sample, len(r.ws))
 		for j := range r.ws {
 			w := (i + j) % len(r.ws)
 			s, err := r.ws[w].Warmup(ctx, name, r.opts.Warmup)
@@ -799,10 +800,10 @@ func (r *run) results(h worker.Hello, data [][]visit, sizes []int, w int) *resul
 			b.Add(results.UnitNsPerOp, v[w].NsPerOp())
 		}
 		for _, v := range data[i] {
-			b.Add(results.UnitBytesPerOp, float64(v[w].Bytes/uint64(max(v[w].Iterations, 1))))
+			b.Add(results.UnitBytesPerOp, v[w].BytesPerOp())
 		}
 		for _, v := range data[i] {
-			b.Add(results.UnitAllocsPerOp, float64(v[w].Allocs/uint64(max(v[w].Iterations, 1))))
+			b.Add(results.UnitAllocsPerOp, v[w].AllocsPerOp())
 		}
 		if op == "serialize" {
 			b.Add(results.UnitBytesPerMsg, float64(sizes[i]))

@@ -59,24 +59,61 @@ func (o *Options) defaults() {
 // DefaultMaxBatchBytes is the default Options.MaxBatchBytes.
 const DefaultMaxBatchBytes = 32 << 20
 
-// Sample is one batch of a benchmark: n iterations and what they cost.
+// Sample is one timed batch of a benchmark: n iterations and what they
+// cost. The harness takes one per benchmark and round; the same-runner A/B
+// worker (internal/worker) takes one per block and sends it to the
+// orchestrator.
 type Sample struct {
 	Iterations int
 	Elapsed    time.Duration
 	Allocs     uint64 // heap objects allocated by the batch
 	Bytes      uint64 // heap bytes allocated by the batch
+	// Collected is set when the heap was collected right before the batch
+	// outside the caller's own schedule: the A/B worker's safety net, which
+	// collects when its garbage passes a bound, so the orchestrator knows
+	// that worker's garbage count starts again. The harness, which
+	// collects before every batch anyway, leaves it unset.
+	Collected bool
 }
 
-// NsPerOp is the sample's mean time per operation.
-func (s Sample) NsPerOp() float64 { return float64(s.Elapsed.Nanoseconds()) / float64(s.Iterations) }
+// NsPerOp is the sample's mean time per operation (an empty sample counts
+// as one operation, so it is never NaN).
+func (s Sample) NsPerOp() float64 {
+	return float64(s.Elapsed.Nanoseconds()) / float64(max(s.Iterations, 1))
+}
 
 // AllocsPerOp and BytesPerOp are the sample's allocations per operation,
 // truncated to integers as testing.B reports them. Truncation keeps them
 // exact: codecs that keep buffers in a sync.Pool refill it once after the
 // collection before every batch, which adds a few allocations per batch,
-// not per operation.
-func (s Sample) AllocsPerOp() float64 { return float64(s.Allocs / uint64(s.Iterations)) }
-func (s Sample) BytesPerOp() float64  { return float64(s.Bytes / uint64(s.Iterations)) }
+// not per operation. An empty sample counts as one operation.
+func (s Sample) AllocsPerOp() float64 { return float64(s.Allocs / uint64(max(s.Iterations, 1))) }
+func (s Sample) BytesPerOp() float64  { return float64(s.Bytes / uint64(max(s.Iterations, 1))) }
+
+// TimeLoop times loop(n) as one batch: it reads the memory statistics,
+// runs the loop under the clock, and reads them again, so the sample
+// counts exactly what the n iterations allocated and the time covers
+// nothing but the loop. It neither collects nor touches the collector's
+// settings, and runs nothing before the first read: what comes before a
+// batch (a collection, untimed warm operations) is the caller's policy,
+// and the caller runs it before TimeLoop. loop's error is returned as is.
+func TimeLoop(loop func(n int) error, n int) (Sample, error) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	err := loop(n)
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		return Sample{}, err
+	}
+	return Sample{
+		Iterations: n,
+		Elapsed:    elapsed,
+		Allocs:     after.Mallocs - before.Mallocs,
+		Bytes:      after.TotalAlloc - before.TotalAlloc,
+	}, nil
+}
 
 // gcOff switches the garbage collector off (and any memory limit, which
 // would otherwise still trigger collections) and returns the function that
@@ -107,21 +144,11 @@ func (b *Benchmark) Measure(n int) (Sample, error) {
 	if err := b.loop(1); err != nil {
 		return Sample{}, fmt.Errorf("%s: %w", b.Name, err)
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	err := b.loop(n)
-	elapsed := time.Since(start)
-	runtime.ReadMemStats(&after)
+	s, err := TimeLoop(b.loop, n)
 	if err != nil {
 		return Sample{}, fmt.Errorf("%s: %w", b.Name, err)
 	}
-	return Sample{
-		Iterations: n,
-		Elapsed:    elapsed,
-		Allocs:     after.Mallocs - before.Mallocs,
-		Bytes:      after.TotalAlloc - before.TotalAlloc,
-	}, nil
+	return s, nil
 }
 
 // Runner measures a set of benchmarks in interleaved rounds: each round
