@@ -115,6 +115,36 @@ func TimeLoop(loop func(n int) error, n int) (Sample, error) {
 	}, nil
 }
 
+// WarmupBatches warms a benchmark up: it calls measure on batches of 1, 2,
+// 4, … iterations until they have run for d in all, or at least 200
+// iterations are done and the last batch took a millisecond, or the next
+// batch would take more than 4d (a doubling must not overshoot the warm-up
+// by much), or a batch reaches maxN/2 iterations (the next would pass
+// maxN). It returns the last batch, whose time per operation sizes what
+// comes next. measure decides what surrounds each batch (collections, the
+// collector's settings); the harness and the A/B worker warm up this same
+// way, so caches, branch predictors and lazily built codec state
+// (reflection caches, type descriptors) reach the same steady state in
+// both before anything is measured.
+func WarmupBatches(d time.Duration, maxN int, measure func(n int) (Sample, error)) (Sample, error) {
+	var spent time.Duration
+	iters := 0
+	for n := 1; ; n *= 2 {
+		s, err := measure(n)
+		if err != nil {
+			return Sample{}, err
+		}
+		spent += s.Elapsed
+		iters += n
+		if spent >= d || (iters >= 200 && s.Elapsed >= time.Millisecond) || n >= maxN/2 {
+			return s, nil
+		}
+		if next := time.Duration(s.NsPerOp() * float64(2*n)); next > 4*d {
+			return s, nil
+		}
+	}
+}
+
 // gcOff switches the garbage collector off (and any memory limit, which
 // would otherwise still trigger collections) and returns the function that
 // restores both settings.
@@ -176,6 +206,11 @@ type estimate struct {
 	bytes float64 // allocated per op
 }
 
+// estimateOf is the cost per operation a sample shows.
+func estimateOf(s Sample) estimate {
+	return estimate{ns: s.NsPerOp(), bytes: float64(s.Bytes) / float64(s.Iterations)}
+}
+
 // NewRunner returns a runner for benches.
 func NewRunner(benches []*Benchmark, opts Options) *Runner {
 	opts.defaults()
@@ -188,9 +223,10 @@ func NewRunner(benches []*Benchmark, opts Options) *Runner {
 	}
 }
 
-// Warmup runs every benchmark until it has run for Options.Warmup (at
-// least one iteration, at most about 200 beyond the first timed batch) and
-// estimates its cost per operation. The warm-up brings caches, branch
+// Warmup runs every benchmark in doubling batches until it has run for
+// Options.Warmup (at least one iteration, at most about 200 beyond the
+// first timed batch; see WarmupBatches) and estimates its cost per
+// operation from the last batch. The warm-up brings caches, branch
 // predictors and lazily built codec state (reflection caches, type
 // descriptors) to their steady state before any sample is taken.
 func (r *Runner) Warmup(ctx context.Context) error {
@@ -202,24 +238,11 @@ func (r *Runner) Warmup(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		var spent time.Duration
-		iters := 0
-		for n := 1; ; n *= 2 {
-			s, err := b.Measure(n)
-			if err != nil {
-				return err
-			}
-			spent += s.Elapsed
-			iters += n
-			r.est[i] = estimate{ns: s.NsPerOp(), bytes: float64(s.Bytes) / float64(n)}
-			if spent >= r.opts.Warmup || (iters >= 200 && s.Elapsed >= time.Millisecond) {
-				break
-			}
-			// Do not let a doubling overshoot the warm-up by much.
-			if next := time.Duration(r.est[i].ns * float64(2*n)); next > 4*r.opts.Warmup {
-				break
-			}
+		s, err := WarmupBatches(r.opts.Warmup, math.MaxInt, b.Measure)
+		if err != nil {
+			return err
 		}
+		r.est[i] = estimateOf(s)
 	}
 	r.progressf(true, "warmed up %d benchmarks in %s", len(r.benches), time.Since(r.start).Round(time.Millisecond))
 	return nil
@@ -290,7 +313,7 @@ func (r *Runner) Round(ctx context.Context, roundsLeft int) error {
 			return err
 		}
 		r.samples[i] = append(r.samples[i], s)
-		r.est[i] = estimate{ns: s.NsPerOp(), bytes: float64(s.Bytes) / float64(s.Iterations)}
+		r.est[i] = estimateOf(s)
 		over := time.Since(t0) - s.Elapsed
 		r.overheadN++
 		r.overhead += (over - r.overhead) / time.Duration(r.overheadN)

@@ -221,6 +221,56 @@ func TestTimeLoop(t *testing.T) {
 	}
 }
 
+func TestWarmupBatches(t *testing.T) {
+	errBatch := errors.New("decode failed")
+	tests := []struct {
+		name    string
+		d       time.Duration
+		maxN    int
+		perOp   time.Duration
+		failAt  int // the batch size that fails; 0: none
+		batches int // batches run: 1, 2, 4, …
+		err     error
+	}{
+		// 1+2+…+512 µs pass 1 ms.
+		{"until d", time.Millisecond, math.MaxInt, time.Microsecond, 0, 10, nil},
+		// 16384 × 100 ns is the first batch of a millisecond.
+		{"200 iterations and a 1 ms batch", 30 * time.Millisecond, math.MaxInt, 100 * time.Nanosecond, 0, 15, nil},
+		// A clock that does not move: the batch of maxN/2 is the last.
+		{"maxN", time.Second, 64, 0, 0, 6, nil},
+		{"slow operation", 30 * time.Millisecond, math.MaxInt, 20 * time.Millisecond, 0, 2, nil},
+		{"failing batch", time.Second, math.MaxInt, time.Microsecond, 8, 4, errBatch},
+	}
+	for _, tt := range tests {
+		var sizes []int
+		last, err := WarmupBatches(tt.d, tt.maxN, func(n int) (Sample, error) {
+			sizes = append(sizes, n)
+			if n == tt.failAt {
+				return Sample{}, errBatch
+			}
+			return Sample{Iterations: n, Elapsed: time.Duration(n) * tt.perOp, Bytes: uint64(n)}, nil
+		})
+		if len(sizes) != tt.batches {
+			t.Errorf("%s: batches %v, want %d", tt.name, sizes, tt.batches)
+		}
+		for i, n := range sizes {
+			if n != 1<<i {
+				t.Errorf("%s: batches %v, want 1, 2, 4, …", tt.name, sizes)
+				break
+			}
+		}
+		if tt.err != nil {
+			if !errors.Is(err, tt.err) {
+				t.Errorf("%s: err = %v, want %v", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || len(sizes) == 0 || last.Iterations != sizes[len(sizes)-1] {
+			t.Errorf("%s: last batch %+v, %v, want the batch of %v", tt.name, last, err, sizes)
+		}
+	}
+}
+
 // TestSuiteRuns is a short real run of a few real benchmarks through the
 // whole harness.
 func TestSuiteRuns(t *testing.T) {

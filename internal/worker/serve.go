@@ -325,31 +325,20 @@ func (b *Benchmark) safeLoop(n int) (err error) {
 	return nil
 }
 
-// warmup runs b in doubling batches until it has run for d (at least one
-// iteration; once 200 iterations and a batch of a millisecond are done it
-// stops early), collecting before each batch, and returns the last batch,
-// whose time per operation sizes the blocks. This is the warm-up of
-// bench.Runner: caches, branch predictors and lazily built codec state
-// reach their steady state before any block is timed.
+// warmup warms b up the way bench.Runner does (bench.WarmupBatches:
+// doubling batches for about d) and returns the last batch, whose time per
+// operation sizes the blocks. Every batch is a block without untimed
+// iterations on a fresh collection (bench's Measure also runs one untimed
+// operation first; the worker's blocks never did), and the worker collects
+// once more at the end, so the blocks start on a clean heap and a fresh
+// garbage count.
 func (s *server) warmup(b *Benchmark, d time.Duration) (bench.Sample, error) {
-	var spent time.Duration
-	iters := 0
-	var last bench.Sample
-	for n := 1; ; n *= 2 {
+	last, err := bench.WarmupBatches(d, maxN, func(n int) (bench.Sample, error) {
 		s.collect()
-		smp, err := s.block(b, n, 0)
-		if err != nil {
-			return bench.Sample{}, err
-		}
-		last = smp
-		spent += smp.Elapsed
-		iters += n
-		if spent >= d || (iters >= 200 && smp.Elapsed >= time.Millisecond) || n >= maxN/2 {
-			break
-		}
-		if next := time.Duration(smp.NsPerOp() * float64(2*n)); next > 4*d {
-			break
-		}
+		return s.block(b, n, 0)
+	})
+	if err != nil {
+		return bench.Sample{}, err
 	}
 	s.collect()
 	return last, nil
