@@ -3,6 +3,7 @@ package ab
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
@@ -28,6 +29,7 @@ type Generation struct {
 	Close func() error
 }
 
+// close ends g's workers; a nil g or Close does nothing.
 func (g *Generation) close() {
 	if g != nil && g.Close != nil {
 		g.Close()
@@ -62,49 +64,98 @@ func generationsFor(available, setup time.Duration) int {
 	return min(16, max(2, n))
 }
 
-// generations measures tasks for the time until deadline on g generations
-// of workers: the first is the current one unless freshFirst, each other
-// one fresh (spawned with aa, then re-warmed). Every visit is tagged with
-// its generation.
-func (r *run) generations(ctx context.Context, spawn Spawner, cur **Generation, tasks []task, deadline time.Time, g int, fixed int, aa bool, phase string, freshFirst bool) ([][]visit, [][]int, int, error) {
-	data := make([][]visit, len(tasks))
-	gens := make([][]int, len(tasks))
-	rounds := 0
-	for k := range g {
-		if k > 0 || freshFirst {
-			(*cur).close()
-			*cur = nil
-			gen, err := spawn(ctx, nil, aa)
-			if err != nil {
-				return nil, nil, rounds, err
-			}
-			*cur = gen
-			r.adopt(gen)
-			if err := r.checkBase2(); err != nil {
-				return nil, nil, rounds, err
-			}
-			if err := r.rewarm(ctx, tasks); err != nil {
-				return nil, nil, rounds, err
-			}
-		}
-		end := time.Now().Add(time.Until(deadline) / time.Duration(g-k))
-		d, n, err := r.roundsUntil(ctx, tasks, end, fixed, data, fmt.Sprintf("%s, generation %d/%d", phase, k+1, g))
-		if err != nil {
-			return nil, nil, rounds, err
-		}
-		for i := range tasks {
-			for len(gens[i]) < len(d[i]) {
-				gens[i] = append(gens[i], k)
-			}
-		}
-		data = d
-		rounds += n
-	}
-	return data, gens, rounds, nil
+// phase describes one measurement phase: its name in progress lines, the
+// time it ends, how many generations of workers it runs on, the fixed
+// number of rounds per generation (0: rounds until the generation's share
+// of the time is up), whether its first generation is fresh too (else the
+// current one goes on), and whether its generations are spawned with the
+// A/A check's second base worker.
+type phase struct {
+	name        string
+	deadline    time.Time
+	generations int
+	rounds      int
+	freshFirst  bool
+	aa          bool
 }
 
-// adopt makes r measure with generation g's workers.
+// measurement is what a phase measured: per task, its visits and the
+// generation (from 0) of each, and the rounds and generations made.
+type measurement struct {
+	visits              [][]visit
+	gens                [][]int
+	rounds, generations int
+}
+
+// generations measures the run's tasks in phase p: on p.generations
+// generations of workers, the first the current one unless p.freshFirst,
+// each other one fresh (spawned, checked and re-warmed), each until its
+// share of the time left to p.deadline is up (or for p.rounds rounds).
+// Every visit is tagged with its generation.
+func (r *run) generations(ctx context.Context, p phase) (*measurement, error) {
+	m := &measurement{visits: make([][]visit, len(r.tasks)), gens: make([][]int, len(r.tasks)), generations: p.generations}
+	for k := range p.generations {
+		if k > 0 || p.freshFirst {
+			if err := r.respawn(ctx, p.aa); err != nil {
+				return nil, err
+			}
+		}
+		end := time.Now().Add(time.Until(p.deadline) / time.Duration(p.generations-k))
+		n, err := r.roundsUntil(ctx, end, p.rounds, m.visits, fmt.Sprintf("%s, generation %d/%d", p.name, k+1, p.generations))
+		if err != nil {
+			return nil, err
+		}
+		m.tag(k)
+		m.rounds += n
+	}
+	return m, nil
+}
+
+// tag marks the visits not yet tagged as generation k's.
+func (m *measurement) tag(k int) {
+	for i := range m.visits {
+		for len(m.gens[i]) < len(m.visits[i]) {
+			m.gens[i] = append(m.gens[i], k)
+		}
+	}
+}
+
+// join returns m followed by c, c's generations numbered after m's: all
+// the generations a confirmation judges on. Neither is changed.
+func (m *measurement) join(c *measurement) *measurement {
+	j := &measurement{visits: slices.Clone(m.visits), gens: slices.Clone(m.gens),
+		rounds: m.rounds + c.rounds, generations: m.generations + c.generations}
+	for i := range j.visits {
+		j.visits[i] = append(slices.Clone(j.visits[i]), c.visits[i]...)
+		g := slices.Clone(j.gens[i])
+		for _, x := range c.gens[i] {
+			g = append(g, m.generations+x)
+		}
+		j.gens[i] = g
+	}
+	return j
+}
+
+// respawn replaces the current generation by a fresh one (with the A/A
+// check's worker when aa), checks it and re-warms every task in it.
+func (r *run) respawn(ctx context.Context, aa bool) error {
+	r.gen.close()
+	r.gen = nil
+	gen, err := r.spawn(ctx, nil, aa)
+	if err != nil {
+		return err
+	}
+	r.adopt(gen)
+	if err := r.checkBase2(); err != nil {
+		return err
+	}
+	return r.rewarm(ctx)
+}
+
+// adopt makes g the current generation: r measures with its workers, whose
+// garbage counts start at zero.
 func (r *run) adopt(g *Generation) {
+	r.gen = g
 	r.ws = []Worker{g.Base, g.Head}
 	if g.Base2 != nil {
 		r.ws = append(r.ws, g.Base2)
@@ -124,9 +175,9 @@ func (r *run) checkBase2() error {
 }
 
 // rewarm runs every task's benchmark briefly in every worker of a new
-// generation.
-func (r *run) rewarm(ctx context.Context, tasks []task) error {
-	for j, t := range tasks {
+// generation (rotating which goes first), then collects them all.
+func (r *run) rewarm(ctx context.Context) error {
+	for j, t := range r.tasks {
 		for i := range r.ws {
 			w := (i + j) % len(r.ws)
 			if _, err := r.ws[w].Warmup(ctx, r.names[t.bench], r.opts.Rewarm); err != nil {
@@ -138,10 +189,10 @@ func (r *run) rewarm(ctx context.Context, tasks []task) error {
 }
 
 // setupCost estimates what starting and re-warming a generation of
-// workers for tasks costs, from what the first one took to start.
-func (r *run) setupCost(tasks []task, spawned time.Duration) time.Duration {
-	d := spawned
-	for _, t := range tasks {
+// workers for the tasks costs, from what the first one took to start.
+func (r *run) setupCost() time.Duration {
+	d := r.spawned
+	for _, t := range r.tasks {
 		d += time.Duration(len(r.ws)) * max(r.opts.Rewarm, time.Duration(2*r.nsPerOp[t.bench]))
 	}
 	return d

@@ -89,6 +89,7 @@ type Options struct {
 	Overhead time.Duration
 }
 
+// defaults fills in the default of every field left at its zero value.
 func (o *Options) defaults() {
 	if o.Budget <= 0 {
 		o.Budget = DefaultBudget

@@ -9,14 +9,16 @@ import (
 	"github.com/wirebench/wirebench/internal/compare"
 )
 
+// progressf writes a progress line to Options.Progress (if any), at most
+// every two seconds unless always is set.
 func (r *run) progressf(always bool, format string, args ...any) {
 	if r.opts.Progress == nil {
 		return
 	}
-	if !always && time.Since(*r.lastOut) < 2*time.Second {
+	if !always && time.Since(r.lastOut) < 2*time.Second {
 		return
 	}
-	*r.lastOut = time.Now()
+	r.lastOut = time.Now()
 	fmt.Fprintf(r.opts.Progress, "wirebench: ab: "+format+"\n", args...)
 }
 
@@ -43,6 +45,7 @@ func aaSummary(cs []compare.Comparison) string {
 	return s
 }
 
+// verdictCounts counts the timing verdicts for the last progress line.
 func verdictCounts(cs []compare.Comparison) string {
 	n := map[compare.Verdict]int{}
 	unconfirmed := 0
@@ -57,6 +60,7 @@ func verdictCounts(cs []compare.Comparison) string {
 	return s
 }
 
+// plural is n with the noun for one or for many.
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
@@ -64,6 +68,7 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
+// onOff describes the A/A check in the first progress line.
 func onOff(b bool) string {
 	if b {
 		return "every benchmark, against a second base worker"

@@ -10,50 +10,47 @@ import (
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
-// series is the paired timings of tasks: worker other against the base,
-// visit by visit, with the generation of each visit.
-func (r *run) series(tasks []task, data [][]visit, gens [][]int, other int) []series {
-	ss := make([]series, len(tasks))
-	for i, t := range tasks {
-		s := series{name: r.names[t.bench], base: make([]float64, len(data[i])), other: make([]float64, len(data[i])), gen: gens[i]}
-		s.base, s.other, s.gen = s.base[:0], s.other[:0], nil
-		for j, v := range data[i] {
+// series is the paired timings of the tasks in m: worker other against
+// the base, visit by visit, with the generation of each visit.
+func (r *run) series(m *measurement, other int) []series {
+	ss := make([]series, len(r.tasks))
+	for i, t := range r.tasks {
+		s := series{name: r.names[t.bench], base: make([]float64, 0, len(m.visits[i])), other: make([]float64, 0, len(m.visits[i]))}
+		for j, v := range m.visits[i] {
 			if v[other].Iterations == 0 {
 				continue // a visit of a generation without that worker
 			}
 			s.base, s.other = append(s.base, v[wBase].NsPerOp()), append(s.other, v[other].NsPerOp())
-			if gens != nil {
-				s.gen = append(s.gen, gens[i][j])
-			}
+			s.gen = append(s.gen, m.gens[i][j])
 		}
 		ss[i] = s
 	}
 	return ss
 }
 
-// results turns one worker's blocks of the main phase into results: per
-// benchmark one sample of each metric per visit, the encoded size for
+// results turns one worker's blocks in m, the main phase, into results:
+// per benchmark one sample of each metric per visit, the encoded size for
 // serialize benchmarks. Task i measured benchmark i.
-func (r *run) results(h worker.Hello, data [][]visit, sizes []int, w int) *results.Results {
+func (r *run) results(h worker.Hello, m *measurement, sizes []int, w int) *results.Results {
 	res := results.New(h.Suite, h.Env)
 	res.Settings = results.Settings{Budget: r.opts.Budget, Seed: r.opts.Seed, Source: "wirebench ab", Elapsed: time.Since(r.start)}
 	for i, name := range r.names {
 		codec, dataset, op := results.NameParts(name)
 		b := results.Benchmark{Name: name, Codec: codec, Dataset: dataset, Op: op}
-		for _, v := range data[i] {
+		for _, v := range m.visits[i] {
 			b.Iterations = append(b.Iterations, int64(v[w].Iterations))
 			b.Add(results.UnitNsPerOp, v[w].NsPerOp())
 		}
-		for _, v := range data[i] {
+		for _, v := range m.visits[i] {
 			b.Add(results.UnitBytesPerOp, v[w].BytesPerOp())
 		}
-		for _, v := range data[i] {
+		for _, v := range m.visits[i] {
 			b.Add(results.UnitAllocsPerOp, v[w].AllocsPerOp())
 		}
 		if op == "serialize" {
 			b.Add(results.UnitBytesPerMsg, float64(sizes[i]))
 		}
-		res.Settings.Rounds = max(res.Settings.Rounds, len(data[i]))
+		res.Settings.Rounds = max(res.Settings.Rounds, len(m.visits[i]))
 		if len(b.Iterations) > 0 {
 			res.Benchmarks = append(res.Benchmarks, b)
 		}

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/worker"
 )
 
 // Outcome is what a run produced.
@@ -42,209 +42,112 @@ type Outcome struct {
 // fall back to the stored baseline.
 var ErrSetup = errors.New("cannot set up the same-runner A/B comparison")
 
-// run is one generation of workers being measured.
+// run is one comparison under way: its options, the benchmarks both
+// builds have and what they cost, the tasks that measure them, and the
+// current generation of workers, which the phases replace as they go.
 type run struct {
-	opts    Options
-	ws      []Worker // wBase, wHead and, with the A/A check, wBase2
-	names   []string // the benchmarks both builds have
-	nsPerOp []float64
-	bytesOp []float64
-	rng     *rand.Rand
+	opts  Options
+	spawn Spawner
+	rng   *rand.Rand
+	start time.Time
+	// spawned is how long the first generation took to start, the basis
+	// of what the later ones are expected to cost.
+	spawned time.Duration
+
+	// gen is the current generation (nil while a new one starts) and ws
+	// its workers: wBase, wHead and, with the A/A check, wBase2. aa is
+	// set when the first generation had the A/A check's worker; garbage
+	// is each worker's garbage since its last collection.
+	gen     *Generation
+	ws      []Worker
+	aa      bool
 	garbage []int64
-	gcs     *int
-	start   time.Time
-	lastOut *time.Time
+
+	// base and head are the builds' handshakes, names the benchmarks both
+	// have (missing and added: those only in the base, only in the head),
+	// nsPerOp and bytesOp their estimated cost per operation, baseSize and
+	// headSize their encoded sizes, and tasks what measures them, one per
+	// name in the same order.
+	base, head         worker.Hello
+	names              []string
+	missing, added     []string
+	nsPerOp, bytesOp   []float64
+	baseSize, headSize []int
+	tasks              []task
+
+	gcs     int       // times every worker was collected
+	lastOut time.Time // when the last progress line was written
 }
 
 // Run compares the head build against the base build: it spawns a
-// generation of workers, warms every benchmark up in each, measures rounds
-// for the budget, judges the timings pair by pair (and the A/A check the
-// same way), and re-measures what was flagged in a fresh generation.
+// generation of workers and warms every benchmark up in each (set-up),
+// measures rounds for the budget on several generations and judges the
+// timings pair by pair, the A/A check the same way (measure), re-measures
+// what was flagged in fresh generations (confirm), and compares the exact
+// metrics and puts the result together (assemble).
 func Run(ctx context.Context, spawn Spawner, opts Options) (*Outcome, error) {
 	opts.defaults()
 	if err := opts.Compare.Validate(); err != nil {
 		return nil, err
 	}
-	start := time.Now()
-	var gcs int
-	var lastOut time.Time
-	rng := rand.New(rand.NewPCG(opts.Seed, 0x61622d6d6f6465))
-	newRun := func(g *Generation) *run {
-		r := &run{opts: opts, ws: []Worker{g.Base, g.Head}, rng: rng, gcs: &gcs, start: start, lastOut: &lastOut}
-		if g.Base2 != nil {
-			r.ws = append(r.ws, g.Base2)
-		}
-		r.garbage = make([]int64, len(r.ws))
-		return r
+	r := newRun(spawn, opts)
+	defer r.closeGeneration()
+	if err := r.setUp(ctx); err != nil {
+		return nil, err
 	}
-
-	gen, err := spawn(ctx, nil, true)
+	out := &Outcome{}
+	main, v, err := r.measure(ctx, out)
 	if err != nil {
 		return nil, err
 	}
-	spawned := time.Since(start)
-	defer func() { gen.close() }()
-	r := newRun(gen)
-	hb, hh := gen.Base.Handshake(), gen.Head.Handshake()
-	if hb.Suite != hh.Suite {
-		return nil, fmt.Errorf("the base build runs suite %q and the head build suite %q: compare builds of the same suite", hb.Suite, hh.Suite)
-	}
-	var missing, added []string
-	r.names, missing, added = intersect(hb.Benchmarks, hh.Benchmarks)
-	if len(r.names) == 0 {
-		return nil, fmt.Errorf("the base build (%d benchmarks) and the head build (%d) have no benchmark in common", len(hb.Benchmarks), len(hh.Benchmarks))
-	}
-	if err := r.checkBase2(); err != nil {
+	if err := r.confirm(ctx, main, &v, out); err != nil {
 		return nil, err
 	}
-	r.progressf(true, "%d benchmarks in common (%d only in the base, %d only in the head); budget %s, blocks of %s, floor ±%s; A/A check: %s",
-		len(r.names), len(missing), len(added), opts.Budget, opts.Block, pctText(opts.Compare.Threshold), onOff(len(r.ws) > wBase2))
-	if err := r.warmup(ctx); err != nil {
+	if err := r.assemble(v, out); err != nil {
 		return nil, err
 	}
-	baseSize, headSize, err := r.sizes(ctx)
-	if err != nil {
-		return nil, err
-	}
-
-	// The main phase, on several generations of workers.
-	var tasks []task
-	for i := range r.names {
-		tasks = append(tasks, r.task(i))
-	}
-	deadline := start.Add(opts.Budget)
-	r.plan(tasks, time.Until(deadline), opts.Reps)
-	g := opts.Generations
-	if g <= 0 {
-		g = generationsFor(time.Until(deadline), r.setupCost(tasks, spawned))
-	}
-	r.progressf(true, "main phase: %s of workers, each on fresh processes and fresh copies of the binaries", plural(g, "generation", "generations"))
-	aa := len(r.ws) > wBase2
-	data, gens, rounds, err := r.generations(ctx, spawn, &gen, tasks, deadline, g, opts.Rounds, aa, "main phase", false)
-	if err != nil {
-		return nil, err
-	}
-	out := &Outcome{Rounds: rounds, Generations: g}
-	heads, aas := r.series(tasks, data, gens, wHead), []series(nil)
-	if aa {
-		aas = r.series(tasks, data, gens, wBase2)
-	}
-	inst := instanceVariance(append(slices.Clone(heads), aas...))
-	out.InstanceNoise = math.Sqrt(inst.variance)
-	if g > 1 {
-		r.progressf(true, "offsets between generations of workers: ±%.2f%% (sd, pooled over %d comparisons)", 100*out.InstanceNoise, len(heads)+len(aas))
-	}
-	timing := paired(heads, opts.Compare, inst)
-	if aa {
-		out.AA = paired(aas, opts.Compare, inst)
-		r.progressf(true, "A/A check: %s", aaSummary(out.AA))
-	}
-	out.Base = r.results(hb, data, baseSize, wBase)
-	out.Head = r.results(hh, data, headSize, wHead)
-
-	// Confirmation in fresh generations.
-	var regs, aaFlags []string
-	for _, c := range timing {
-		if flagged(c) {
-			regs = append(regs, c.Name)
-		}
-	}
-	for _, c := range out.AA {
-		if flagged(c) {
-			aaFlags = append(aaFlags, c.Name)
-		}
-	}
-	if len(regs)+len(aaFlags) > 0 && opts.ConfirmBudget > 0 {
-		// More generations of the same design, every benchmark: the
-		// conditions of a measurement (what runs between the blocks of a
-		// benchmark) change its result, so a re-measurement of just the
-		// flagged benchmarks would measure something else.
-		r.progressf(true, "confirming %s and %s with more generations of fresh workers (up to %s)",
-			plural(len(regs), "timing change", "timing changes"), plural(len(aaFlags), "A/A flag", "A/A flags"), opts.ConfirmBudget)
-		cg := opts.ConfirmGenerations
-		if cg <= 0 {
-			cg = generationsFor(opts.ConfirmBudget, r.setupCost(tasks, spawned))
-		}
-		cdeadline := time.Now().Add(opts.ConfirmBudget)
-		cdata, cgens, crounds, err := r.generations(ctx, spawn, &gen, tasks, cdeadline, cg, opts.ConfirmRounds, aa, "confirmation", true)
-		if err != nil {
-			return nil, fmt.Errorf("confirmation: %w", err)
-		}
-		out.ConfirmRounds, out.ConfirmGenerations = crounds, cg
-		// Judge again on all the generations: the confirmation's join the
-		// main phase's for the benchmarks re-measured.
-		all, allGens := slices.Clone(data), slices.Clone(gens)
-		for i := range tasks {
-			all[i] = append(slices.Clone(all[i]), cdata[i]...)
-			ag := slices.Clone(allGens[i])
-			for _, x := range cgens[i] {
-				ag = append(ag, g+x)
-			}
-			allGens[i] = ag
-		}
-		heads, aas = r.series(tasks, all, allGens, wHead), nil
-		if aa {
-			aas = r.series(tasks, all, allGens, wBase2)
-		}
-		inst = instanceVariance(append(slices.Clone(heads), aas...))
-		final := paired(heads, opts.Compare, inst)
-		for _, c := range final {
-			if slices.Contains(regs, c.Name) {
-				out.Confirmations = append(out.Confirmations, c)
-			}
-		}
-		timing = reconcile(timing, final, cg)
-		if aa {
-			finalAA := paired(aas, opts.Compare, inst)
-			for _, c := range finalAA {
-				if slices.Contains(aaFlags, c.Name) {
-					out.AAConfirmations = append(out.AAConfirmations, c)
-				}
-			}
-			out.AA = finalAA
-			r.progressf(true, "A/A re-measured: %s", aaSummary(out.AAConfirmations))
-		}
-	} else if len(regs) > 0 {
-		for i := range timing {
-			if flagged(timing[i]) {
-				timing[i].Note = joinNote(timing[i].Note, "not re-measured (confirmation disabled)")
-			}
-		}
-	}
-	var aaCheck *compare.AACheck
-	if out.AA != nil {
-		aaCheck = &compare.AACheck{Benchmarks: len(out.AA)}
-		for _, c := range out.AA {
-			if flagged(c) && slices.Contains(aaFlags, c.Name) {
-				aaCheck.Flagged = append(aaCheck.Flagged, c.Name)
-			}
-		}
-		aaCheck.Noisy = len(aaCheck.Flagged) > 0
-	}
-
-	res, err := exactComparison(out.Base, out.Head, opts.Compare)
-	if err != nil {
-		return nil, err
-	}
-	res.Comparisons = append(res.Comparisons, timing...)
-	res.Missing, res.New = missing, added
-	res.Shift = sameRunnerShift(timing, opts.Compare.Confidence)
-	res.Method = compare.MethodPaired
-	res.Why = opts.Why
-	if res.Why == "" {
-		res.Why = "same-runner A/B: both builds ran on this machine at the same time, alternating in blocks of about " + opts.Block.String() + " over " + plural(rounds, "round", "rounds")
-	}
-	res.AA = aaCheck
-	out.Result = res
-	out.Collections = gcs
-	out.Elapsed = time.Since(start)
-	r.progressf(true, "done in %s: %s", out.Elapsed.Round(100*time.Millisecond), verdictCounts(timing))
 	return out, nil
 }
 
-// flagged reports whether an A/A comparison came out as a change.
-func flagged(c compare.Comparison) bool {
-	return c.Verdict == compare.Regression || c.Verdict == compare.Improvement
+// newRun returns a run that starts now, its shuffles seeded from
+// opts.Seed.
+func newRun(spawn Spawner, opts Options) *run {
+	return &run{opts: opts, spawn: spawn, start: time.Now(), rng: rand.New(rand.NewPCG(opts.Seed, 0x61622d6d6f6465))}
+}
+
+// closeGeneration ends the current generation's workers, if any.
+func (r *run) closeGeneration() { r.gen.close() }
+
+// setUp starts the first generation of workers (with the A/A check's
+// worker if the spawner gives one), finds the benchmarks both builds
+// have, warms them up in every worker, estimating their cost, and asks
+// both builds for the encoded sizes.
+func (r *run) setUp(ctx context.Context) error {
+	gen, err := r.spawn(ctx, nil, true)
+	if err != nil {
+		return err
+	}
+	r.spawned = time.Since(r.start)
+	r.adopt(gen)
+	r.base, r.head = gen.Base.Handshake(), gen.Head.Handshake()
+	if r.base.Suite != r.head.Suite {
+		return fmt.Errorf("the base build runs suite %q and the head build suite %q: compare builds of the same suite", r.base.Suite, r.head.Suite)
+	}
+	r.names, r.missing, r.added = intersect(r.base.Benchmarks, r.head.Benchmarks)
+	if len(r.names) == 0 {
+		return fmt.Errorf("the base build (%d benchmarks) and the head build (%d) have no benchmark in common", len(r.base.Benchmarks), len(r.head.Benchmarks))
+	}
+	if err := r.checkBase2(); err != nil {
+		return err
+	}
+	r.aa = len(r.ws) > wBase2
+	r.progressf(true, "%d benchmarks in common (%d only in the base, %d only in the head); budget %s, blocks of %s, floor ±%s; A/A check: %s",
+		len(r.names), len(r.missing), len(r.added), r.opts.Budget, r.opts.Block, pctText(r.opts.Compare.Threshold), onOff(r.aa))
+	if err := r.warmup(ctx); err != nil {
+		return err
+	}
+	r.baseSize, r.headSize, err = r.sizes(ctx)
+	return err
 }
 
 // intersect returns the names in both lists (in head's order), those only

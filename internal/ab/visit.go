@@ -10,16 +10,19 @@ import (
 // visit is the blocks of one step, by worker index.
 type visit [3]bench.Sample
 
+// The workers of a generation, as indexes into the run's workers.
 const (
 	wBase = iota
 	wHead
 	wBase2
 )
 
-// roundsUntil runs rounds of tasks until the deadline (never fewer than
-// MinRounds), until fixed rounds when fixed > 0, or until some task would
-// pass MaxPairs, appending the visits to data.
-func (r *run) roundsUntil(ctx context.Context, tasks []task, deadline time.Time, fixed int, data [][]visit, phase string) ([][]visit, int, error) {
+// roundsUntil runs rounds of the run's tasks until the deadline (never
+// fewer than MinRounds), until fixed rounds when fixed > 0, or until some
+// task would pass MaxPairs, appending the visits to data (per task) and
+// returning the rounds made. label names the phase and generation in
+// progress lines.
+func (r *run) roundsUntil(ctx context.Context, deadline time.Time, fixed int, data [][]visit, label string) (int, error) {
 	var last time.Duration
 	k := 0
 	for ; ; k++ {
@@ -28,32 +31,41 @@ func (r *run) roundsUntil(ctx context.Context, tasks []task, deadline time.Time,
 				break
 			}
 		} else if k >= r.opts.MinRounds {
-			if time.Now().Add(last).After(deadline) || r.full(tasks, data) {
+			if time.Now().Add(last).After(deadline) || r.full(data) {
 				break
 			}
 		}
 		t0 := time.Now()
-		for _, st := range schedule(tasks, k, len(r.ws), r.rng) {
-			if err := ctx.Err(); err != nil {
-				return nil, k, err
-			}
-			v, err := r.visit(ctx, tasks[st.task], st.order)
-			if err != nil {
-				return nil, k, err
-			}
-			data[st.task] = append(data[st.task], v)
+		if err := r.round(ctx, k, data); err != nil {
+			return k, err
 		}
 		last = time.Since(t0)
-		r.progressf(false, "%s: round %d, %s elapsed", phase, k+1, time.Since(r.start).Round(time.Second))
+		r.progressf(false, "%s: round %d, %s elapsed", label, k+1, time.Since(r.start).Round(time.Second))
 	}
-	r.progressf(true, "%s: %s (%s elapsed)", phase, plural(k, "round", "rounds"), time.Since(r.start).Round(100*time.Millisecond))
-	return data, k, nil
+	r.progressf(true, "%s: %s (%s elapsed)", label, plural(k, "round", "rounds"), time.Since(r.start).Round(100*time.Millisecond))
+	return k, nil
+}
+
+// round makes round k: every task's visits, in the order schedule gives,
+// appended to data.
+func (r *run) round(ctx context.Context, k int, data [][]visit) error {
+	for _, st := range schedule(r.tasks, k, len(r.ws), r.rng) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		v, err := r.visit(ctx, r.tasks[st.task], st.order)
+		if err != nil {
+			return err
+		}
+		data[st.task] = append(data[st.task], v)
+	}
+	return nil
 }
 
 // full reports whether another round would give some task more than
 // MaxPairs visits.
-func (r *run) full(tasks []task, data [][]visit) bool {
-	for i, t := range tasks {
+func (r *run) full(data [][]visit) bool {
+	for i, t := range r.tasks {
 		if len(data[i])+t.reps > r.opts.MaxPairs {
 			return true
 		}
@@ -98,6 +110,6 @@ func (r *run) collectAll(ctx context.Context) error {
 		}
 		r.garbage[i] = 0
 	}
-	*r.gcs++
+	r.gcs++
 	return nil
 }
