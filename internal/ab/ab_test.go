@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/worker"
@@ -49,7 +50,7 @@ func (f *fakeWorker) Handshake() worker.Hello {
 		Benchmarks: f.names, Env: results.Env{GoVersion: "go1.26", Machine: "m"}}
 }
 
-func (f *fakeWorker) sample(name string, n int) worker.Sample {
+func (f *fakeWorker) sample(name string, n int) bench.Sample {
 	ns := f.nsPerOp[name]
 	if ns == 0 {
 		ns = 100
@@ -61,17 +62,17 @@ func (f *fakeWorker) sample(name string, n int) worker.Sample {
 	if f.noise > 0 {
 		e *= math.Exp(f.noise * f.rng.NormFloat64())
 	}
-	return worker.Sample{Iterations: n, ElapsedNs: int64(e), Allocs: f.allocs * uint64(n), Bytes: 48 * f.allocs * uint64(n)}
+	return bench.Sample{Iterations: n, Elapsed: time.Duration(e), Allocs: f.allocs * uint64(n), Bytes: 48 * f.allocs * uint64(n)}
 }
 
-func (f *fakeWorker) Warmup(_ context.Context, name string, _ time.Duration) (worker.Sample, error) {
+func (f *fakeWorker) Warmup(_ context.Context, name string, _ time.Duration) (bench.Sample, error) {
 	f.record(call{worker: f.label, op: "warmup", name: name})
 	return f.sample(name, 100), nil
 }
 
-func (f *fakeWorker) Run(_ context.Context, name string, n, pre int) (worker.Sample, error) {
+func (f *fakeWorker) Run(_ context.Context, name string, n, pre int) (bench.Sample, error) {
 	if !slices.Contains(f.names, name) {
-		return worker.Sample{}, fmt.Errorf("unknown benchmark %q", name)
+		return bench.Sample{}, fmt.Errorf("unknown benchmark %q", name)
 	}
 	f.record(call{worker: f.label, op: "run", name: name, n: n, pre: pre})
 	return f.sample(name, n), nil

@@ -103,3 +103,45 @@ func planReps(pairCost []time.Duration, available time.Duration, targetRounds in
 	}
 	return reps
 }
+
+// task sizes benchmark i's blocks: about a Block of work, at most what
+// keeps a block's garbage under GCBound, with Pre of it run untimed before
+// (blocks of fewer than 4 iterations have none).
+func (r *run) task(i int) task {
+	n := blockIterations(r.opts.Block, r.nsPerOp[i], r.bytesOp[i], r.opts.GCBound)
+	pre := 0
+	if n >= 4 && r.opts.Pre > 0 {
+		pre = int(math.Round(float64(n) * r.opts.Pre))
+	}
+	return task{bench: i, n: n, pre: pre}
+}
+
+// plan sets every task's visits per round for the time available, or to
+// fixed when fixed > 0, and says what the plan amounts to.
+func (r *run) plan(available time.Duration, fixed int) {
+	if fixed > 0 {
+		for i := range r.tasks {
+			r.tasks[i].reps = fixed
+		}
+		return
+	}
+	k := time.Duration(len(r.ws))
+	cost := make([]time.Duration, len(r.tasks))
+	for i, t := range r.tasks {
+		cost[i] = k * (time.Duration(float64(t.n+t.pre)*r.nsPerOp[t.bench]) + r.opts.Overhead)
+	}
+	reps := planReps(cost, available, r.opts.TargetRounds, k*(r.opts.Block+r.opts.Overhead), r.opts.MaxShare)
+	var round time.Duration
+	lo, hi := math.MaxInt, 0
+	for i := range r.tasks {
+		r.tasks[i].reps = reps[i]
+		round += time.Duration(reps[i]) * cost[i]
+		lo, hi = min(lo, reps[i]), max(hi, reps[i])
+	}
+	rounds := int(available / max(round, 1))
+	r.progressf(true, "plan: rounds of about %s (%d to %d visits a benchmark), about %d rounds in %s",
+		round.Round(time.Millisecond), lo, hi, rounds, available.Round(time.Second))
+	if rounds < r.opts.MinRounds && r.opts.Rounds == 0 {
+		r.progressf(true, "the budget fits fewer than %d rounds: the run will take longer (about %s)", r.opts.MinRounds, (time.Duration(r.opts.MinRounds) * round).Round(time.Second))
+	}
+}

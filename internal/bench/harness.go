@@ -59,24 +59,91 @@ func (o *Options) defaults() {
 // DefaultMaxBatchBytes is the default Options.MaxBatchBytes.
 const DefaultMaxBatchBytes = 32 << 20
 
-// Sample is one batch of a benchmark: n iterations and what they cost.
+// Sample is one timed batch of a benchmark: n iterations and what they
+// cost. The harness takes one per benchmark and round; the same-runner A/B
+// worker (internal/worker) takes one per block and sends it to the
+// orchestrator.
 type Sample struct {
 	Iterations int
 	Elapsed    time.Duration
 	Allocs     uint64 // heap objects allocated by the batch
 	Bytes      uint64 // heap bytes allocated by the batch
+	// Collected is set when the heap was collected right before the batch
+	// outside the caller's own schedule: the A/B worker's safety net, which
+	// collects when its garbage passes a bound, so the orchestrator knows
+	// that worker's garbage count starts again. The harness, which
+	// collects before every batch anyway, leaves it unset.
+	Collected bool
 }
 
-// NsPerOp is the sample's mean time per operation.
-func (s Sample) NsPerOp() float64 { return float64(s.Elapsed.Nanoseconds()) / float64(s.Iterations) }
+// NsPerOp is the sample's mean time per operation (an empty sample counts
+// as one operation, so it is never NaN).
+func (s Sample) NsPerOp() float64 {
+	return float64(s.Elapsed.Nanoseconds()) / float64(max(s.Iterations, 1))
+}
 
 // AllocsPerOp and BytesPerOp are the sample's allocations per operation,
 // truncated to integers as testing.B reports them. Truncation keeps them
 // exact: codecs that keep buffers in a sync.Pool refill it once after the
 // collection before every batch, which adds a few allocations per batch,
-// not per operation.
-func (s Sample) AllocsPerOp() float64 { return float64(s.Allocs / uint64(s.Iterations)) }
-func (s Sample) BytesPerOp() float64  { return float64(s.Bytes / uint64(s.Iterations)) }
+// not per operation. An empty sample counts as one operation.
+func (s Sample) AllocsPerOp() float64 { return float64(s.Allocs / uint64(max(s.Iterations, 1))) }
+func (s Sample) BytesPerOp() float64  { return float64(s.Bytes / uint64(max(s.Iterations, 1))) }
+
+// TimeLoop times loop(n) as one batch: it reads the memory statistics,
+// runs the loop under the clock, and reads them again, so the sample
+// counts exactly what the n iterations allocated and the time covers
+// nothing but the loop. It neither collects nor touches the collector's
+// settings, and runs nothing before the first read: what comes before a
+// batch (a collection, untimed warm operations) is the caller's policy,
+// and the caller runs it before TimeLoop. loop's error is returned as is.
+func TimeLoop(loop func(n int) error, n int) (Sample, error) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	err := loop(n)
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		return Sample{}, err
+	}
+	return Sample{
+		Iterations: n,
+		Elapsed:    elapsed,
+		Allocs:     after.Mallocs - before.Mallocs,
+		Bytes:      after.TotalAlloc - before.TotalAlloc,
+	}, nil
+}
+
+// WarmupBatches warms a benchmark up: it calls measure on batches of 1, 2,
+// 4, … iterations until they have run for d in all, or at least 200
+// iterations are done and the last batch took a millisecond, or the next
+// batch would take more than 4d (a doubling must not overshoot the warm-up
+// by much), or a batch reaches maxN/2 iterations (the next would pass
+// maxN). It returns the last batch, whose time per operation sizes what
+// comes next. measure decides what surrounds each batch (collections, the
+// collector's settings); the harness and the A/B worker warm up this same
+// way, so caches, branch predictors and lazily built codec state
+// (reflection caches, type descriptors) reach the same steady state in
+// both before anything is measured.
+func WarmupBatches(d time.Duration, maxN int, measure func(n int) (Sample, error)) (Sample, error) {
+	var spent time.Duration
+	iters := 0
+	for n := 1; ; n *= 2 {
+		s, err := measure(n)
+		if err != nil {
+			return Sample{}, err
+		}
+		spent += s.Elapsed
+		iters += n
+		if spent >= d || (iters >= 200 && s.Elapsed >= time.Millisecond) || n >= maxN/2 {
+			return s, nil
+		}
+		if next := time.Duration(s.NsPerOp() * float64(2*n)); next > 4*d {
+			return s, nil
+		}
+	}
+}
 
 // gcOff switches the garbage collector off (and any memory limit, which
 // would otherwise still trigger collections) and returns the function that
@@ -107,21 +174,11 @@ func (b *Benchmark) Measure(n int) (Sample, error) {
 	if err := b.loop(1); err != nil {
 		return Sample{}, fmt.Errorf("%s: %w", b.Name, err)
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	err := b.loop(n)
-	elapsed := time.Since(start)
-	runtime.ReadMemStats(&after)
+	s, err := TimeLoop(b.loop, n)
 	if err != nil {
 		return Sample{}, fmt.Errorf("%s: %w", b.Name, err)
 	}
-	return Sample{
-		Iterations: n,
-		Elapsed:    elapsed,
-		Allocs:     after.Mallocs - before.Mallocs,
-		Bytes:      after.TotalAlloc - before.TotalAlloc,
-	}, nil
+	return s, nil
 }
 
 // Runner measures a set of benchmarks in interleaved rounds: each round
@@ -149,6 +206,11 @@ type estimate struct {
 	bytes float64 // allocated per op
 }
 
+// estimateOf is the cost per operation a sample shows.
+func estimateOf(s Sample) estimate {
+	return estimate{ns: s.NsPerOp(), bytes: float64(s.Bytes) / float64(s.Iterations)}
+}
+
 // NewRunner returns a runner for benches.
 func NewRunner(benches []*Benchmark, opts Options) *Runner {
 	opts.defaults()
@@ -161,9 +223,10 @@ func NewRunner(benches []*Benchmark, opts Options) *Runner {
 	}
 }
 
-// Warmup runs every benchmark until it has run for Options.Warmup (at
-// least one iteration, at most about 200 beyond the first timed batch) and
-// estimates its cost per operation. The warm-up brings caches, branch
+// Warmup runs every benchmark in doubling batches until it has run for
+// Options.Warmup (at least one iteration, at most about 200 beyond the
+// first timed batch; see WarmupBatches) and estimates its cost per
+// operation from the last batch. The warm-up brings caches, branch
 // predictors and lazily built codec state (reflection caches, type
 // descriptors) to their steady state before any sample is taken.
 func (r *Runner) Warmup(ctx context.Context) error {
@@ -175,24 +238,11 @@ func (r *Runner) Warmup(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		var spent time.Duration
-		iters := 0
-		for n := 1; ; n *= 2 {
-			s, err := b.Measure(n)
-			if err != nil {
-				return err
-			}
-			spent += s.Elapsed
-			iters += n
-			r.est[i] = estimate{ns: s.NsPerOp(), bytes: float64(s.Bytes) / float64(n)}
-			if spent >= r.opts.Warmup || (iters >= 200 && s.Elapsed >= time.Millisecond) {
-				break
-			}
-			// Do not let a doubling overshoot the warm-up by much.
-			if next := time.Duration(r.est[i].ns * float64(2*n)); next > 4*r.opts.Warmup {
-				break
-			}
+		s, err := WarmupBatches(r.opts.Warmup, math.MaxInt, b.Measure)
+		if err != nil {
+			return err
 		}
+		r.est[i] = estimateOf(s)
 	}
 	r.progressf(true, "warmed up %d benchmarks in %s", len(r.benches), time.Since(r.start).Round(time.Millisecond))
 	return nil
@@ -263,7 +313,7 @@ func (r *Runner) Round(ctx context.Context, roundsLeft int) error {
 			return err
 		}
 		r.samples[i] = append(r.samples[i], s)
-		r.est[i] = estimate{ns: s.NsPerOp(), bytes: float64(s.Bytes) / float64(s.Iterations)}
+		r.est[i] = estimateOf(s)
 		over := time.Since(t0) - s.Elapsed
 		r.overheadN++
 		r.overhead += (over - r.overhead) / time.Duration(r.overheadN)

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"math"
 	"runtime/debug"
 	"slices"
@@ -147,6 +148,126 @@ func TestMeasureCountsAllocations(t *testing.T) {
 	}
 	if got := s.BytesPerOp(); got < 4096 || got > 4096+512 {
 		t.Errorf("B/op = %v, want about 4096", got)
+	}
+}
+
+func TestSamplePerOp(t *testing.T) {
+	tests := []struct {
+		name                string
+		s                   Sample
+		ns, allocs, bytesOp float64
+	}{
+		{"batch", Sample{Iterations: 4, Elapsed: 1000, Allocs: 9, Bytes: 4097}, 250, 2, 1024},
+		{"one", Sample{Iterations: 1, Elapsed: 7, Allocs: 1, Bytes: 48}, 7, 1, 48},
+		{"empty", Sample{}, 0, 0, 0},
+	}
+	for _, tt := range tests {
+		if got := tt.s.NsPerOp(); got != tt.ns {
+			t.Errorf("%s: NsPerOp = %v, want %v", tt.name, got, tt.ns)
+		}
+		if got := tt.s.AllocsPerOp(); got != tt.allocs {
+			t.Errorf("%s: AllocsPerOp = %v, want %v", tt.name, got, tt.allocs)
+		}
+		if got := tt.s.BytesPerOp(); got != tt.bytesOp {
+			t.Errorf("%s: BytesPerOp = %v, want %v", tt.name, got, tt.bytesOp)
+		}
+	}
+}
+
+var timeLoopSink []byte
+
+func TestTimeLoop(t *testing.T) {
+	errLoop := errors.New("checksum mismatch")
+	tests := []struct {
+		name      string
+		n, allocs int // allocs: 64-byte objects per iteration
+		err       error
+	}{
+		{"no garbage", 1000, 0, nil},
+		{"one object an iteration", 1000, 1, nil},
+		{"three objects an iteration", 500, 3, nil},
+		{"failing loop", 10, 1, errLoop},
+	}
+	for _, tt := range tests {
+		calls := 0
+		s, err := TimeLoop(func(n int) error {
+			calls++
+			for range n * tt.allocs {
+				timeLoopSink = make([]byte, 64)
+			}
+			for start := time.Now(); time.Since(start) < time.Microsecond; {
+			}
+			return tt.err
+		}, tt.n)
+		if calls != 1 {
+			t.Errorf("%s: the loop ran %d times, want once", tt.name, calls)
+		}
+		if tt.err != nil {
+			if !errors.Is(err, tt.err) || s != (Sample{}) {
+				t.Errorf("%s: %+v, %v, want no sample and the loop's error", tt.name, s, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		want := uint64(tt.n * tt.allocs)
+		if s.Iterations != tt.n || s.Elapsed < time.Microsecond || s.Collected {
+			t.Errorf("%s: %+v, want %d iterations of at least 1µs in all, not collected", tt.name, s, tt.n)
+		}
+		if s.Allocs < want || s.Allocs > want+10 || s.Bytes < 64*want || s.Bytes > 64*want+4096 {
+			t.Errorf("%s: %d allocs, %d bytes, want about %d objects of 64 bytes", tt.name, s.Allocs, s.Bytes, want)
+		}
+	}
+}
+
+func TestWarmupBatches(t *testing.T) {
+	errBatch := errors.New("decode failed")
+	tests := []struct {
+		name    string
+		d       time.Duration
+		maxN    int
+		perOp   time.Duration
+		failAt  int // the batch size that fails; 0: none
+		batches int // batches run: 1, 2, 4, …
+		err     error
+	}{
+		// 1+2+…+512 µs pass 1 ms.
+		{"until d", time.Millisecond, math.MaxInt, time.Microsecond, 0, 10, nil},
+		// 16384 × 100 ns is the first batch of a millisecond.
+		{"200 iterations and a 1 ms batch", 30 * time.Millisecond, math.MaxInt, 100 * time.Nanosecond, 0, 15, nil},
+		// A clock that does not move: the batch of maxN/2 is the last.
+		{"maxN", time.Second, 64, 0, 0, 6, nil},
+		{"slow operation", 30 * time.Millisecond, math.MaxInt, 20 * time.Millisecond, 0, 2, nil},
+		{"failing batch", time.Second, math.MaxInt, time.Microsecond, 8, 4, errBatch},
+	}
+	for _, tt := range tests {
+		var sizes []int
+		last, err := WarmupBatches(tt.d, tt.maxN, func(n int) (Sample, error) {
+			sizes = append(sizes, n)
+			if n == tt.failAt {
+				return Sample{}, errBatch
+			}
+			return Sample{Iterations: n, Elapsed: time.Duration(n) * tt.perOp, Bytes: uint64(n)}, nil
+		})
+		if len(sizes) != tt.batches {
+			t.Errorf("%s: batches %v, want %d", tt.name, sizes, tt.batches)
+		}
+		for i, n := range sizes {
+			if n != 1<<i {
+				t.Errorf("%s: batches %v, want 1, 2, 4, …", tt.name, sizes)
+				break
+			}
+		}
+		if tt.err != nil {
+			if !errors.Is(err, tt.err) {
+				t.Errorf("%s: err = %v, want %v", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || len(sizes) == 0 || last.Iterations != sizes[len(sizes)-1] {
+			t.Errorf("%s: last batch %+v, %v, want the batch of %v", tt.name, last, err, sizes)
+		}
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/wirebench/wirebench/internal/bench"
 )
 
 // DefaultTimeout bounds one request: the slowest single block of the
@@ -184,33 +186,29 @@ type ReplyError struct {
 
 func (e *ReplyError) Error() string { return fmt.Sprintf("%s worker: %s: %s", e.Label, e.Op, e.Msg) }
 
-func replySample(r Reply) Sample {
-	return Sample{Iterations: r.Iterations, ElapsedNs: r.ElapsedNs, Allocs: r.Allocs, Bytes: r.Bytes, Collected: r.Collected}
-}
-
 // Handshake returns the worker's handshake.
 func (c *Client) Handshake() Hello { return c.Hello }
 
 // Warmup runs the named benchmark for about d and returns its last batch.
-func (c *Client) Warmup(ctx context.Context, name string, d time.Duration) (Sample, error) {
+func (c *Client) Warmup(ctx context.Context, name string, d time.Duration) (bench.Sample, error) {
 	r, err := c.call(ctx, Request{Op: OpWarmup, Name: name, WarmupNs: d.Nanoseconds()})
 	if err != nil {
-		return Sample{}, err
+		return bench.Sample{}, err
 	}
-	return replySample(r), nil
+	return r.sample(), nil
 }
 
 // Run runs pre untimed iterations of the named benchmark, then n
 // iterations as one timed block.
-func (c *Client) Run(ctx context.Context, name string, n, pre int) (Sample, error) {
+func (c *Client) Run(ctx context.Context, name string, n, pre int) (bench.Sample, error) {
 	r, err := c.call(ctx, Request{Op: OpRun, Name: name, N: n, Pre: pre})
 	if err != nil {
-		return Sample{}, err
+		return bench.Sample{}, err
 	}
 	if r.Iterations != n {
-		return Sample{}, fmt.Errorf("%s worker: run %s: %d iterations done, %d asked", c.Label, name, r.Iterations, n)
+		return bench.Sample{}, fmt.Errorf("%s worker: run %s: %d iterations done, %d asked", c.Label, name, r.Iterations, n)
 	}
-	return replySample(r), nil
+	return r.sample(), nil
 }
 
 // Size returns the encoded message size of the named benchmark.

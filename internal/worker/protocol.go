@@ -51,7 +51,9 @@ package worker
 import (
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -106,8 +108,9 @@ type Reply struct {
 	OK    bool   `json:"ok"`
 	Error string `json:"error,omitempty"`
 	// Iterations, ElapsedNs, Allocs and Bytes describe the timed block of
-	// a run (or the last batch of a warm-up): heap objects and bytes the
-	// block allocated. For gc, ElapsedNs is how long the collection took.
+	// a run (or the last batch of a warm-up), a bench.Sample: heap objects
+	// and bytes the block allocated. For gc, ElapsedNs is how long the
+	// collection took.
 	Iterations int    `json:"iterations,omitempty"`
 	ElapsedNs  int64  `json:"elapsed_ns,omitempty"`
 	Allocs     uint64 `json:"allocs,omitempty"`
@@ -119,17 +122,16 @@ type Reply struct {
 	Size int `json:"size,omitempty"`
 }
 
-// Sample is one measured block.
-type Sample struct {
-	Iterations int
-	ElapsedNs  int64
-	Allocs     uint64
-	Bytes      uint64
-	Collected  bool
+// sampleReply is the reply that carries s, a measured block or the last
+// batch of a warm-up.
+func sampleReply(s bench.Sample) Reply {
+	return Reply{Iterations: s.Iterations, ElapsedNs: s.Elapsed.Nanoseconds(), Allocs: s.Allocs, Bytes: s.Bytes, Collected: s.Collected}
 }
 
-// NsPerOp is the block's mean time per iteration.
-func (s Sample) NsPerOp() float64 { return float64(s.ElapsedNs) / float64(max(s.Iterations, 1)) }
+// sample is the measurement r carries, the inverse of sampleReply.
+func (r Reply) sample() bench.Sample {
+	return bench.Sample{Iterations: r.Iterations, Elapsed: time.Duration(r.ElapsedNs), Allocs: r.Allocs, Bytes: r.Bytes, Collected: r.Collected}
+}
 
 // ErrIncompatible marks a worker the orchestrator cannot talk to: a build
 // without the worker, or one whose protocol version is outside the range

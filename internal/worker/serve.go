@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -258,10 +259,6 @@ func (s *server) do(req Request) (Reply, error) {
 
 var opList = strings.Join([]string{OpWarmup, OpRun, OpSize, OpGC, OpQuit}, ", ")
 
-func sampleReply(s Sample) Reply {
-	return Reply{Iterations: s.Iterations, ElapsedNs: s.ElapsedNs, Allocs: s.Allocs, Bytes: s.Bytes, Collected: s.Collected}
-}
-
 func (s *server) lookup(name string) (*Benchmark, error) {
 	if name == "" {
 		return nil, errors.New("malformed request: no benchmark name")
@@ -281,44 +278,42 @@ func (s *server) example() string {
 }
 
 // block runs pre untimed iterations of b, then n iterations as one timed
-// block, with the collector off (it is off for the worker's life). It
-// collects first only when the garbage since the last collection passed
-// MaxGarbage.
-func (s *server) block(b *Benchmark, n, pre int) (Sample, error) {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	collected := false
-	if before.TotalAlloc-s.sinceGC > s.opts.MaxGarbage {
-		s.collect()
-		collected = true
-	}
+// block (bench.TimeLoop, which reads the memory statistics after the
+// untimed iterations), with the collector off (it is off for the worker's
+// life). It collects first only when the garbage since the last collection
+// passed MaxGarbage, and says so in the sample.
+func (s *server) block(b *Benchmark, n, pre int) (bench.Sample, error) {
+	collected := s.collectPastMax()
 	if pre > 0 {
-		if err := safeLoop(b, pre); err != nil {
-			return Sample{}, err
+		if err := b.safeLoop(pre); err != nil {
+			return bench.Sample{}, err
 		}
 	}
-	if pre > 0 || collected {
-		runtime.ReadMemStats(&before)
-	}
-	start := time.Now()
-	err := safeLoop(b, n)
-	elapsed := time.Since(start)
-	runtime.ReadMemStats(&after)
+	smp, err := bench.TimeLoop(b.safeLoop, n)
 	if err != nil {
-		return Sample{}, err
+		return bench.Sample{}, err
 	}
-	return Sample{
-		Iterations: n,
-		ElapsedNs:  elapsed.Nanoseconds(),
-		Allocs:     after.Mallocs - before.Mallocs,
-		Bytes:      after.TotalAlloc - before.TotalAlloc,
-		Collected:  collected,
-	}, nil
+	smp.Collected = collected
+	return smp, nil
+}
+
+// collectPastMax is the safety net of the garbage policy: it collects when
+// the garbage since the last collection passed MaxGarbage, and reports
+// whether it did. It reads the memory statistics itself, before any
+// untimed iterations; the block's own reads are bench.TimeLoop's.
+func (s *server) collectPastMax() bool {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	if m.TotalAlloc-s.sinceGC <= s.opts.MaxGarbage {
+		return false
+	}
+	s.collect()
+	return true
 }
 
 // safeLoop runs b.Loop, turning a panic into an error: a broken codec is
 // reported to the orchestrator, not a dead worker.
-func safeLoop(b *Benchmark, n int) (err error) {
+func (b *Benchmark) safeLoop(n int) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("%s panicked: %v", b.Name, p)
@@ -330,31 +325,20 @@ func safeLoop(b *Benchmark, n int) (err error) {
 	return nil
 }
 
-// warmup runs b in doubling batches until it has run for d (at least one
-// iteration; once 200 iterations and a batch of a millisecond are done it
-// stops early), collecting before each batch, and returns the last batch,
-// whose time per operation sizes the blocks. This is the warm-up of
-// bench.Runner: caches, branch predictors and lazily built codec state
-// reach their steady state before any block is timed.
-func (s *server) warmup(b *Benchmark, d time.Duration) (Sample, error) {
-	var spent time.Duration
-	iters := 0
-	var last Sample
-	for n := 1; ; n *= 2 {
+// warmup warms b up the way bench.Runner does (bench.WarmupBatches:
+// doubling batches for about d) and returns the last batch, whose time per
+// operation sizes the blocks. Every batch is a block without untimed
+// iterations on a fresh collection (bench's Measure also runs one untimed
+// operation first; the worker's blocks never did), and the worker collects
+// once more at the end, so the blocks start on a clean heap and a fresh
+// garbage count.
+func (s *server) warmup(b *Benchmark, d time.Duration) (bench.Sample, error) {
+	last, err := bench.WarmupBatches(d, maxN, func(n int) (bench.Sample, error) {
 		s.collect()
-		smp, err := s.block(b, n, 0)
-		if err != nil {
-			return Sample{}, err
-		}
-		last = smp
-		spent += time.Duration(smp.ElapsedNs)
-		iters += n
-		if spent >= d || (iters >= 200 && smp.ElapsedNs >= time.Millisecond.Nanoseconds()) || n >= maxN/2 {
-			break
-		}
-		if next := time.Duration(smp.NsPerOp() * float64(2*n)); next > 4*d {
-			break
-		}
+		return s.block(b, n, 0)
+	})
+	if err != nil {
+		return bench.Sample{}, err
 	}
 	s.collect()
 	return last, nil

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -222,6 +223,37 @@ func TestGarbageSafetyNet(t *testing.T) {
 	}
 }
 
+// TestReplySample: a sample survives the trip through a reply line, in
+// the protocol's field names.
+func TestReplySample(t *testing.T) {
+	tests := []struct {
+		s    bench.Sample
+		json string
+	}{
+		{bench.Sample{Iterations: 52000, Elapsed: 1234567, Allocs: 52000, Bytes: 3328000},
+			`{"id":0,"ok":false,"iterations":52000,"elapsed_ns":1234567,"allocs":52000,"bytes":3328000}`},
+		{bench.Sample{Iterations: 1, Elapsed: 5, Collected: true},
+			`{"id":0,"ok":false,"iterations":1,"elapsed_ns":5,"collected":true}`},
+		{bench.Sample{}, `{"id":0,"ok":false}`},
+	}
+	for _, tt := range tests {
+		line, err := json.Marshal(sampleReply(tt.s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(line) != tt.json {
+			t.Errorf("%+v: reply %s, want %s", tt.s, line, tt.json)
+		}
+		var r Reply
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.sample(); got != tt.s {
+			t.Errorf("%s: sample %+v, want %+v", line, got, tt.s)
+		}
+	}
+}
+
 // clientOver connects a Client to Serve through pipes.
 func clientOver(t *testing.T, s Suite, opts Options) (*Client, error) {
 	t.Helper()
@@ -254,7 +286,7 @@ func TestClient(t *testing.T) {
 		t.Errorf("Warmup: %+v, %v", s, err)
 	}
 	s, err := c.Run(ctx, "BenchmarkAlloc", 500, 50)
-	if err != nil || s.Iterations != 500 || s.ElapsedNs <= 0 || s.NsPerOp() <= 0 {
+	if err != nil || s.Iterations != 500 || s.Elapsed <= 0 || s.NsPerOp() <= 0 {
 		t.Errorf("Run: %+v, %v", s, err)
 	}
 	if n, err := c.Size(ctx, "BenchmarkAlloc"); err != nil || n != 64 {
@@ -374,7 +406,7 @@ func TestProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, err := c.Run(ctx, name, 2000, 100)
-	if err != nil || s.Iterations != 2000 || s.ElapsedNs <= 0 {
+	if err != nil || s.Iterations != 2000 || s.Elapsed <= 0 {
 		t.Fatalf("run: %+v, %v", s, err)
 	}
 	if n, err := c.Size(ctx, name); err != nil || n <= 0 {

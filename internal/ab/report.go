@@ -1,0 +1,77 @@
+package ab
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/compare"
+)
+
+// progressf writes a progress line to Options.Progress (if any), at most
+// every two seconds unless always is set.
+func (r *run) progressf(always bool, format string, args ...any) {
+	if r.opts.Progress == nil {
+		return
+	}
+	if !always && time.Since(r.lastOut) < 2*time.Second {
+		return
+	}
+	r.lastOut = time.Now()
+	fmt.Fprintf(r.opts.Progress, "wirebench: ab: "+format+"\n", args...)
+}
+
+// aaSummary describes the A/A check's outcome in one line: what was
+// flagged, and the largest change.
+func aaSummary(cs []compare.Comparison) string {
+	var names []string
+	var top *compare.Comparison
+	for i, c := range cs {
+		if flagged(c) {
+			names = append(names, fmt.Sprintf("%s %+.2f%%", strings.TrimPrefix(c.Name, "Benchmark"), 100*(c.Ratio-1)))
+		}
+		if !math.IsNaN(c.Ratio) && (top == nil || math.Abs(math.Log(c.Ratio)) > math.Abs(math.Log(top.Ratio))) {
+			top = &cs[i]
+		}
+	}
+	s := fmt.Sprintf("%d benchmarks, nothing flagged", len(cs))
+	if len(names) > 0 {
+		s = fmt.Sprintf("%d benchmarks, FLAGGED %s", len(cs), strings.Join(names, ", "))
+	}
+	if top != nil {
+		s += fmt.Sprintf(" (largest change %+.2f%%, %s)", 100*(top.Ratio-1), strings.TrimPrefix(top.Name, "Benchmark"))
+	}
+	return s
+}
+
+// verdictCounts counts the timing verdicts for the last progress line.
+func verdictCounts(cs []compare.Comparison) string {
+	n := map[compare.Verdict]int{}
+	unconfirmed := 0
+	for _, c := range cs {
+		n[c.Verdict]++
+		if c.Unconfirmed {
+			unconfirmed++
+		}
+	}
+	s := fmt.Sprintf("%d timing regressions (%d unconfirmed), %d improvements, %d unchanged, %d inconclusive",
+		n[compare.Regression], unconfirmed, n[compare.Improvement], n[compare.Unchanged], n[compare.Inconclusive])
+	return s
+}
+
+// plural is n with the noun for one or for many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// onOff describes the A/A check in the first progress line.
+func onOff(b bool) string {
+	if b {
+		return "every benchmark, against a second base worker"
+	}
+	return "off"
+}
