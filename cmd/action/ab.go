@@ -51,7 +51,7 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	src := source.Embedded{}
 	for _, d := range []struct{ flag, dir string }{{"--base", c.BasePath}, {"--head", c.HeadPath}} {
 		if err := src.Target().CheckTree(d.dir); err != nil {
-			return badInputf("%s %s: %v", d.flag, d.dir, err)
+			return badInputf("%s %s: %w", d.flag, d.dir, err)
 		}
 	}
 	o, err := runAB(ctx, e.stderr, abFromConfig(e, c, src.Target()))

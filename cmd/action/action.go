@@ -189,7 +189,7 @@ func (a *actionRun) candidate(ctx context.Context, ref *results.Results) (*resul
 	r, notes, err := a.src.Results(ctx, p)
 	if err != nil {
 		if a.cfg.BenchmarkFile != "" {
-			return nil, badInputf("input benchmark-file: %v", err)
+			return nil, badInputf("input benchmark-file: %w", err)
 		}
 		return nil, badInput{err}
 	}

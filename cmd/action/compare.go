@@ -48,7 +48,7 @@ func cmdCompare(ctx context.Context, e *env, args []string) error {
 func loadSide(path string) (*baseline.Baseline, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, badInputf("read %s: %v", path, errors.Unwrap(err))
+		return nil, badInputf("read %s: %w", path, unwrapPath(err))
 	}
 	if looksLikeBaseline(data) {
 		b, err := baseline.Decode(path, data, "")
@@ -71,4 +71,13 @@ func looksLikeBaseline(data []byte) bool {
 		Format string `json:"format"`
 	}
 	return json.Unmarshal(data, &head) == nil && head.Format == baseline.Format
+}
+
+// unwrapPath drops the *fs.PathError around err (the message names the
+// path already), keeping the cause in the chain.
+func unwrapPath(err error) error {
+	if u := errors.Unwrap(err); u != nil {
+		return u
+	}
+	return err
 }

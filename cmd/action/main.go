@@ -1,22 +1,3 @@
-// Command action is wirebench: a serialization benchmark suite that
-// guards pull requests against regressions in encoded size, allocations and
-// speed. Under GitHub Actions it is the action's entry point; elsewhere it
-// is an ordinary command-line tool.
-//
-// Usage:
-//
-//	action                      check against baseline/ if present, else run
-//	action run [flags]          measure the suite and print a table
-//	action compare [flags] OLD NEW
-//	action check [flags]        measure, compare with the baseline, report
-//	action update [flags]       measure and store the new baseline
-//	action merge [flags] SHARDS...
-//	action ab --base DIR [flags]
-//
-// Run `action help` or `action COMMAND -h` for the flags. The commands
-// read their flags (or, under Actions, the action's inputs) into one
-// config.Config, take their benchmarks from a source.Source, and hand the
-// outcome of internal/pipeline to internal/deliver.
 package main
 
 import (
@@ -68,7 +49,7 @@ var commands = map[config.Command]func(context.Context, *env, []string) error{
 	config.Merge:   cmdMerge,
 	config.AB:      cmdAB,
 	config.Worker:  cmdWorker,
-	config.Action:  func(ctx context.Context, e *env, _ []string) error { return cmdAction(ctx, e) },
+	config.Action:  cmdActionArgs,
 }
 
 // Main runs wirebench with args and returns the exit status. It never
@@ -116,6 +97,18 @@ func commandList() string {
 		s += string(c)
 	}
 	return s
+}
+
+// cmdActionArgs is `action action`: the action run by hand. It reads the
+// inputs from INPUT_* variables, so it takes no flags but -h.
+func cmdActionArgs(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 {
+		if _, err := parse(e, config.Action, args); err != nil {
+			return err
+		}
+		return badInputf("action takes no arguments: it reads its inputs from INPUT_* variables (INPUT_BUDGET=2m for budget: 2m)")
+	}
+	return cmdAction(ctx, e)
 }
 
 // errGate is returned when the comparison meets the --fail-on condition.

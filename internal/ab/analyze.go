@@ -3,6 +3,7 @@ package ab
 import (
 	"errors"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/human"
 	"math"
 	"slices"
 
@@ -403,7 +404,7 @@ func reconcile(main, final []compare.Comparison, cg int) []compare.Comparison {
 			out[i] = m
 			continue
 		}
-		what := fmt.Sprintf("%+.2f%% [%+.2f%%, %+.2f%%], p (adj.) = %.2g with %s of fresh workers more", 100*(f.Ratio-1), 100*(f.Lo-1), 100*(f.Hi-1), f.PAdjusted, plural(cg, "generation", "generations"))
+		what := fmt.Sprintf("%+.2f%% [%+.2f%%, %+.2f%%], p (adj.) = %.2g with %s of fresh workers more", 100*(f.Ratio-1), 100*(f.Lo-1), 100*(f.Hi-1), f.PAdjusted, human.Plural(cg, "generation", "generations"))
 		switch {
 		case !flagged(m):
 			out[i] = f

@@ -3,6 +3,7 @@ package ab
 import (
 	"context"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/human"
 	"math"
 	"slices"
 	"time"
@@ -53,7 +54,7 @@ func (r *run) judge(m *measurement) judgement {
 // the confirmation to add to, and the verdicts.
 func (r *run) measure(ctx context.Context, out *Outcome) (*measurement, verdicts, error) {
 	p := r.mainPhase()
-	r.progressf(true, "main phase: %s of workers, each on fresh processes and fresh copies of the binaries", plural(p.generations, "generation", "generations"))
+	r.progressf(true, "main phase: %s of workers, each on fresh processes and fresh copies of the binaries", human.Plural(p.generations, "generation", "generations"))
 	m, err := r.generations(ctx, p)
 	if err != nil {
 		return nil, verdicts{}, err
@@ -107,7 +108,7 @@ func (r *run) confirm(ctx context.Context, main *measurement, v *verdicts, out *
 		return nil
 	}
 	r.progressf(true, "confirming %s and %s with more generations of fresh workers (up to %s)",
-		plural(len(v.changed), "timing change", "timing changes"), plural(len(v.aaFlagged), "A/A flag", "A/A flags"), r.opts.ConfirmBudget)
+		human.Plural(len(v.changed), "timing change", "timing changes"), human.Plural(len(v.aaFlagged), "A/A flag", "A/A flags"), r.opts.ConfirmBudget)
 	p := r.confirmPhase()
 	c, err := r.generations(ctx, p)
 	if err != nil {
@@ -161,7 +162,7 @@ func (r *run) assemble(v verdicts, out *Outcome) error {
 	res.Method = compare.MethodPaired
 	res.Why = r.opts.Why
 	if res.Why == "" {
-		res.Why = "same-runner A/B: both builds ran on this machine at the same time, alternating in blocks of about " + r.opts.Block.String() + " over " + plural(out.Rounds, "round", "rounds")
+		res.Why = "same-runner A/B: both builds ran on this machine at the same time, alternating in blocks of about " + r.opts.Block.String() + " over " + human.Plural(out.Rounds, "round", "rounds")
 	}
 	res.AA = aaCheck(out.AA, v.aaFlagged)
 	out.Result = res

@@ -60,14 +60,6 @@ func verdictCounts(cs []compare.Comparison) string {
 	return s
 }
 
-// plural is n with the noun for one or for many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // onOff describes the A/A check in the first progress line.
 func onOff(b bool) string {
 	if b {

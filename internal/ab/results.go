@@ -47,7 +47,7 @@ func (r *run) results(h worker.Hello, m *measurement, sizes []int, w int) *resul
 		for _, v := range m.visits[i] {
 			b.Add(results.UnitAllocsPerOp, v[w].AllocsPerOp())
 		}
-		if op == "serialize" {
+		if op == results.OpSerialize {
 			b.Add(results.UnitBytesPerMsg, float64(sizes[i]))
 		}
 		res.Settings.Rounds = max(res.Settings.Rounds, len(m.visits[i]))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/human"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -142,7 +143,7 @@ func (r *run) setUp(ctx context.Context) error {
 	}
 	r.aa = len(r.ws) > wBase2
 	r.progressf(true, "%d benchmarks in common (%d only in the base, %d only in the head); budget %s, blocks of %s, floor ±%s; A/A check: %s",
-		len(r.names), len(r.missing), len(r.added), r.opts.Budget, r.opts.Block, compare.FormatPercent(r.opts.Compare.Threshold), onOff(r.aa))
+		len(r.names), len(r.missing), len(r.added), r.opts.Budget, r.opts.Block, human.Percent(r.opts.Compare.Threshold), onOff(r.aa))
 	if err := r.warmup(ctx); err != nil {
 		return err
 	}

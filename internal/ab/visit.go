@@ -2,6 +2,7 @@ package ab
 
 import (
 	"context"
+	"github.com/wirebench/wirebench/internal/human"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
@@ -42,7 +43,7 @@ func (r *run) roundsUntil(ctx context.Context, deadline time.Time, fixed int, da
 		last = time.Since(t0)
 		r.progressf(false, "%s: round %d, %s elapsed", label, k+1, time.Since(r.start).Round(time.Second))
 	}
-	r.progressf(true, "%s: %s (%s elapsed)", label, plural(k, "round", "rounds"), time.Since(r.start).Round(100*time.Millisecond))
+	r.progressf(true, "%s: %s (%s elapsed)", label, human.Plural(k, "round", "rounds"), time.Since(r.start).Round(100*time.Millisecond))
 	return k, nil
 }
 

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"github.com/wirebench/wirebench/internal/human"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -98,7 +99,7 @@ func Datasets() []Dataset {
 func floatsDataset(name string, n int, optIn bool) Dataset {
 	return Dataset{
 		Name:        name,
-		Description: fmt.Sprintf("%d doubles (%s raw)", n, humanBytes(8*n)),
+		Description: fmt.Sprintf("%d doubles (%s raw)", n, human.Bytes(float64(8*n))),
 		OptIn:       optIn,
 		Elements:    n,
 		New:         func() any { return NewFloats(n) },
@@ -160,16 +161,6 @@ func randomFloats(r *rand.Rand, n int) []float64 {
 	return v
 }
 
-func humanBytes(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
 // checksum folds what a decoder read into one number. Every codec's
 // deserialize ends with it over its decoded value, so the decoded fields are
 // read (and the compiler cannot drop the decode), and the harness can check
@@ -178,7 +169,14 @@ func humanBytes(n int) string {
 // is the decoder's work, hashing them fully would only add equal cost.
 type checksum uint64
 
-const fnvPrime = 1099511628211
+// The 64-bit FNV-1a parameters.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// newChecksum starts a checksum.
+func newChecksum() checksum { return fnvOffset }
 
 func (c *checksum) u64(x uint64) { *c = (*c ^ checksum(x)) * fnvPrime }
 func (c *checksum) i32(x int32)  { c.u64(uint64(uint32(x))) }
@@ -208,7 +206,7 @@ func (c *checksum) f64s(v []float64) {
 // mapEntry hashes one map entry on its own, so the map's checksum (the sum
 // of its entries) does not depend on iteration order.
 func mapEntry(k, v string) uint64 {
-	var c checksum = 14695981039346656037
+	c := newChecksum()
 	c.str(k)
 	c.str(v)
 	return uint64(c)
@@ -216,7 +214,7 @@ func mapEntry(k, v string) uint64 {
 
 // Checksum returns the checksum of a canonical value.
 func Checksum(v any) uint64 {
-	var c checksum = 14695981039346656037
+	c := newChecksum()
 	switch v := v.(type) {
 	case *Primitive:
 		c.primitive(v)

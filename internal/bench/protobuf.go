@@ -108,7 +108,7 @@ func pbPrimitive(p *Primitive) *pb.PrimitiveTypes {
 // agree with Checksum on the canonical value.
 
 func pbSmallSum(m *pb.SmallMessage) uint64 {
-	var c checksum = 14695981039346656037
+	c := newChecksum()
 	c.i32(m.GetIntVal())
 	c.f64(m.GetFloatVal())
 	c.str(m.GetStrVal())
@@ -117,7 +117,7 @@ func pbSmallSum(m *pb.SmallMessage) uint64 {
 }
 
 func pbMediumSum(m *pb.MediumMessage) uint64 {
-	var c checksum = 14695981039346656037
+	c := newChecksum()
 	c.str(m.GetName())
 	c.i32(m.GetId())
 	c.f64s(m.GetScores())
@@ -136,7 +136,7 @@ func pbMediumSum(m *pb.MediumMessage) uint64 {
 }
 
 func pbLargeSum(m *pb.LargeMessage) uint64 {
-	var c checksum = 14695981039346656037
+	c := newChecksum()
 	c.u64(uint64(len(m.GetItems())))
 	for _, it := range m.GetItems() {
 		c.str(it.GetName())
@@ -151,13 +151,13 @@ func pbLargeSum(m *pb.LargeMessage) uint64 {
 }
 
 func pbFloatsSum(m *pb.FloatArray) uint64 {
-	var c checksum = 14695981039346656037
+	c := newChecksum()
 	c.f64s(m.GetValues())
 	return uint64(c)
 }
 
 func pbPairsSum(m *pb.FloatPairs) uint64 {
-	var c checksum = 14695981039346656037
+	c := newChecksum()
 	c.u64(uint64(len(m.GetPairs())))
 	for _, p := range m.GetPairs() {
 		c.f64s(p.GetA())

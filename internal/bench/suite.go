@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/wirebench/wirebench/internal/results"
 )
 
-// Operations.
+// Operations, as results name them.
 const (
-	OpSerialize   = "serialize"
-	OpDeserialize = "deserialize"
+	OpSerialize   = results.OpSerialize
+	OpDeserialize = results.OpDeserialize
 )
 
 // SuiteName names the embedded suite in results and baselines, so a
@@ -178,4 +180,14 @@ func (b *Benchmark) Loop(n int) error {
 		return fmt.Errorf("%s: %w", b.Name, err)
 	}
 	return nil
+}
+
+// Axes are every codec and dataset of the suite, in report order, for
+// results: charts order and colour by them.
+func Axes() *results.Axes {
+	a := &results.Axes{Codecs: CodecNames()}
+	for _, d := range Datasets() {
+		a.Datasets = append(a.Datasets, results.DatasetAxis{Name: d.Name, Elements: d.Elements})
+	}
+	return a
 }

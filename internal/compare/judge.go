@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"github.com/wirebench/wirebench/internal/human"
 	"math"
 	"slices"
 
@@ -113,22 +114,9 @@ func comparisonLevel(opts Options, m int) float64 {
 // paired one against a floor to two decimals.
 func reachNote(c *Comparison, t float64) string {
 	if c.Paired {
-		return fmt.Sprintf("a significant change of %+.2f%%, but its interval reaches past the ±%s floor", 100*(c.Ratio-1), FormatPercent(t))
+		return fmt.Sprintf("a significant change of %+.2f%%, but its interval reaches past the ±%s floor", 100*(c.Ratio-1), human.Percent(t))
 	}
 	return fmt.Sprintf("a significant change of %+.1f%%, but its interval reaches past the ±%.0f%% threshold", 100*(c.Ratio-1), 100*t)
-}
-
-// FormatPercent formats a fraction as a percentage to at most two
-// decimals, without trailing zeros: 0.01 is "1%", 0.0125 "1.25%".
-func FormatPercent(x float64) string {
-	s := fmt.Sprintf("%.2f", 100*x)
-	for len(s) > 1 && (s[len(s)-1] == '0') {
-		s = s[:len(s)-1]
-	}
-	if s[len(s)-1] == '.' {
-		s = s[:len(s)-1]
-	}
-	return s + "%"
 }
 
 // joinNote appends note b to note a.

@@ -42,14 +42,6 @@ func TestComparisonLevel(t *testing.T) {
 	}
 }
 
-func TestFormatPercent(t *testing.T) {
-	for x, want := range map[float64]string{0: "0%", 0.01: "1%", 0.0125: "1.25%", 0.1: "10%", 0.001: "0.1%", 0.05: "5%", 0.00001: "0%"} {
-		if got := FormatPercent(x); got != want {
-			t.Errorf("FormatPercent(%v) = %q, want %q", x, got, want)
-		}
-	}
-}
-
 // TestJudge: the rule is the same for stored and paired comparisons; only
 // the wording of the note on a significant change that is not clear of the
 // threshold differs.

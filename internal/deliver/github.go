@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/human"
 	"path/filepath"
 	"strconv"
 
@@ -57,7 +58,7 @@ func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 			return err
 		}
 	case pipeline.Updated:
-		line := fmt.Sprintf("Baseline updated: %s, %d benchmarks, %s in its history.", o.Updated, len(in.Candidate.Benchmarks), countOf(len(o.Stored.History), "run"))
+		line := fmt.Sprintf("Baseline updated: %s, %d benchmarks, %s in its history.", o.Updated, len(in.Candidate.Benchmarks), human.Plural(len(o.Stored.History), "run", "runs"))
 		g.GHA.Infof("wirebench: %s", line)
 		md = report.UpdatedMarkdown(line, in.Candidate)
 	default:
@@ -145,11 +146,4 @@ func (g GitHub) annotate(res *compare.Result, failOn compare.FailOn) {
 		annotate("%s %s: %s → %s (%+.1f%%)",
 			c.Name, c.Unit, report.FormatValue(c.Baseline.Median, c.Unit), report.FormatValue(c.Candidate.Median, c.Unit), 100*c.Change())
 	}
-}
-
-func countOf(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

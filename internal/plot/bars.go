@@ -2,11 +2,12 @@ package plot
 
 import (
 	"fmt"
+	"github.com/wirebench/wirebench/internal/human"
 	"image/color"
 	"math"
 	"strings"
 
-	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/results"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
@@ -198,7 +199,7 @@ func (bc *barChart) render(t *table) ([]byte, error) {
 	var series []barSeries
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, codec := range t.codecs {
-		s := barSeries{color: codecColor(t.codecs, codec)}
+		s := barSeries{color: t.codecColor(codec)}
 		if bc.whiskers {
 			s.lo, s.hi = make([]float64, len(t.datasets)), make([]float64, len(t.datasets))
 		}
@@ -267,7 +268,7 @@ func renderSize(t *table) ([]byte, error) {
 		yLabel:   "encoded size (log scale)",
 		ticker:   bytesTicks,
 		base:     2,
-		label:    formatBytes,
+		label:    human.Bytes,
 		value: func(c *cell) (float64, float64, float64, bool) {
 			return c.size, c.size, c.size, c.size > 0
 		},
@@ -288,7 +289,7 @@ func renderTime(t *table, op string) ([]byte, error) {
 		legendNote: []string{"bar: median", "whisker: 25th–75th", "percentile of samples"},
 		value: func(c *cell) (float64, float64, float64, bool) {
 			s := c.ser
-			if op == bench.OpDeserialize {
+			if op == results.OpDeserialize {
 				s = c.deser
 			}
 			if s == nil {

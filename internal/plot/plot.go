@@ -1,23 +1,3 @@
-// Package plot renders a wirebench run as PNG charts, for people who would
-// rather look than read the tables:
-//
-//   - size.png: encoded size (B/msg) per dataset and codec, grouped bars on
-//     a log scale, since sizes span from tens of bytes to tens of megabytes,
-//     each bar labelled with its size (three significant digits).
-//   - serialize.png and deserialize.png: median time per operation (ns/op)
-//     per dataset and codec, grouped bars on a log scale, with whiskers over
-//     the interquartile range of the samples so noise is visible.
-//   - scaling.png: for the numeric-array datasets (those with a known
-//     element count, see bench.Dataset.Elements), time per operation
-//     against payload elements on log-log axes, serialize and deserialize side
-//     by side, one line per codec, over faint slope-1 guides of constant
-//     time per element: a codec that runs parallel to the guides costs the
-//     same per element at every size.
-//
-// Only what a run contains is drawn: a filtered run gets charts for the
-// datasets and codecs it measured, and a chart with nothing to show is not
-// written. Output is a function of the results alone, so the same results
-// give byte-identical images.
 package plot
 
 import (
@@ -28,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -65,8 +44,8 @@ func Write(dir string, r *results.Results) ([]string, error) {
 		render func(*table) ([]byte, error)
 	}{
 		{SizeFile, renderSize},
-		{SerializeFile, func(t *table) ([]byte, error) { return renderTime(t, bench.OpSerialize) }},
-		{DeserializeFile, func(t *table) ([]byte, error) { return renderTime(t, bench.OpDeserialize) }},
+		{SerializeFile, func(t *table) ([]byte, error) { return renderTime(t, results.OpSerialize) }},
+		{DeserializeFile, func(t *table) ([]byte, error) { return renderTime(t, results.OpDeserialize) }},
 		{ScalingFile, renderScaling},
 	} {
 		png, err := c.render(t)
@@ -135,6 +114,7 @@ type cell struct {
 type table struct {
 	datasets []string // suite order, then unknown datasets by name
 	codecs   []string // suite order, then unknown codecs by name
+	known    []string // the suite's codecs (the results' axes), for fixed colours
 	cells    map[[2]string]*cell
 	elements map[string]int // numeric-array datasets: name → element count
 	samples  [2]int         // fewest and most ns/op samples seen
@@ -150,7 +130,9 @@ func collect(r *results.Results) *table {
 	if r == nil {
 		return t
 	}
-	datasets, codecs := map[string]bool{}, map[string]bool{}
+	// In order of first appearance: results list a suite's benchmarks in
+	// its order.
+	var datasets, codecs []string
 	for _, b := range r.Benchmarks {
 		if b.Codec == "" || b.Dataset == "" {
 			continue
@@ -165,9 +147,9 @@ func collect(r *results.Results) *table {
 		}
 		if s, ok := summarize(b.Metric(results.UnitNsPerOp)); ok {
 			switch b.Op {
-			case bench.OpSerialize:
+			case results.OpSerialize:
 				c.ser = &s
-			case bench.OpDeserialize:
+			case results.OpDeserialize:
 				c.deser = &s
 			}
 			t.countSamples(s.n)
@@ -176,17 +158,25 @@ func collect(r *results.Results) *table {
 			continue
 		}
 		t.cells[key] = c
-		datasets[b.Dataset], codecs[b.Codec] = true, true
-	}
-	var known []string
-	for _, d := range bench.Datasets() {
-		known = append(known, d.Name)
-		if d.Elements > 0 && datasets[d.Name] {
-			t.elements[d.Name] = d.Elements
+		if !slices.Contains(datasets, b.Dataset) {
+			datasets = append(datasets, b.Dataset)
+		}
+		if !slices.Contains(codecs, b.Codec) {
+			codecs = append(codecs, b.Codec)
 		}
 	}
+	var known []string
+	if r.Axes != nil {
+		for _, d := range r.Axes.Datasets {
+			known = append(known, d.Name)
+			if d.Elements > 0 && slices.Contains(datasets, d.Name) {
+				t.elements[d.Name] = d.Elements
+			}
+		}
+		t.known = r.Axes.Codecs
+	}
 	t.datasets = suiteOrder(known, datasets)
-	t.codecs = suiteOrder(bench.CodecNames(), codecs)
+	t.codecs = suiteOrder(t.known, codecs)
 	t.caption = caption(r)
 	return t
 }
@@ -211,22 +201,22 @@ func (t *table) samplesText() string {
 	}
 }
 
-// suiteOrder returns the names in present that appear in known, in known's
-// order, followed by the others sorted, so charts follow the suite's order
-// (datasets by growing size) and stay deterministic for unknown names.
-func suiteOrder(known []string, present map[string]bool) []string {
+// suiteOrder returns the names of present (in the order they appeared)
+// that known holds, in known's order, followed by the others as they
+// appeared, so charts follow the suite's order (datasets by growing size)
+// and stay deterministic for names the suite does not know.
+func suiteOrder(known, present []string) []string {
 	var out, extra []string
 	for _, k := range known {
-		if present[k] {
+		if slices.Contains(present, k) {
 			out = append(out, k)
 		}
 	}
-	for p := range present {
+	for _, p := range present {
 		if !slices.Contains(known, p) {
 			extra = append(extra, p)
 		}
 	}
-	slices.Sort(extra)
 	return append(out, extra...)
 }
 

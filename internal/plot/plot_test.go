@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"github.com/wirebench/wirebench/internal/human"
 	"image/png"
 	"math"
 	"math/rand/v2"
@@ -18,6 +19,7 @@ import (
 // sizes and timings that grow with the payload, five noisy samples each.
 func synthetic(datasets ...string) *results.Results {
 	r := results.New(bench.SuiteName, results.Env{GoVersion: "go1.26.0", GOOS: "linux", GOARCH: "amd64", CPU: "Test CPU", GOMAXPROCS: 4})
+	r.Axes = bench.Axes()
 	// Encoded bytes per dataset and a per-codec factor.
 	baseSize := map[string]float64{"small": 26, "medium": 127, "large": 5889, "floats-1k": 8195, "floats-64k": 524292, "floats-1m": 8388613}
 	sizeFactor := map[string]float64{"protobuf": 1, "flatbuffers": 1.4, "flatbuffers-reuse": 1.4, "msgpack": 1.15, "json": 2.4, "gob": 1.3, "raw": 1}
@@ -186,12 +188,15 @@ func TestWriteDeterministic(t *testing.T) {
 
 func TestCodecColoursAreFixed(t *testing.T) {
 	all := bench.CodecNames()
-	if codecColor(all, "json") != codecColor([]string{"json"}, "json") {
+	full := collect(synthetic("small"))
+	onlyJSON := synthetic("small")
+	onlyJSON.Benchmarks = slices.DeleteFunc(onlyJSON.Benchmarks, func(b results.Benchmark) bool { return b.Codec != "json" })
+	if full.codecColor("json") != collect(onlyJSON).codecColor("json") {
 		t.Error("json's colour depends on which codecs the run has")
 	}
 	seen := map[any]string{}
 	for _, c := range all {
-		k := codecColor(all, c)
+		k := full.codecColor(c)
 		if other, ok := seen[k]; ok {
 			t.Errorf("%s and %s share a colour", c, other)
 		}
@@ -219,10 +224,10 @@ func TestFormats(t *testing.T) {
 	for _, c := range []struct {
 		got, want string
 	}{
-		{formatBytes(26), "26 B"},
-		{formatBytes(1024), "1 KiB"},
-		{formatBytes(32 << 10), "32 KiB"},
-		{formatBytes(2.5 * (1 << 20)), "2.5 MiB"},
+		{human.Bytes(26), "26 B"},
+		{human.Bytes(1024), "1 KiB"},
+		{human.Bytes(32 << 10), "32 KiB"},
+		{human.Bytes(2.5 * (1 << 20)), "2.5 MiB"},
 		{formatTime(1), "1 ns"},
 		{formatTime(100), "100 ns"},
 		{formatTime(1e3), "1 µs"},

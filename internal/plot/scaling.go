@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/results"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -28,7 +28,7 @@ func renderScaling(t *table) ([]byte, error) {
 		s summary
 	}
 	get := func(c *cell, op string) *summary {
-		if op == bench.OpSerialize {
+		if op == results.OpSerialize {
 			return c.ser
 		}
 		return c.deser
@@ -39,7 +39,7 @@ func renderScaling(t *table) ([]byte, error) {
 	sizes := map[float64]bool{}
 	ylo, yhi := math.Inf(1), math.Inf(-1)
 	perLo, perHi := math.Inf(1), math.Inf(-1) // ns per element
-	for _, op := range []string{bench.OpSerialize, bench.OpDeserialize} {
+	for _, op := range []string{results.OpSerialize, results.OpDeserialize} {
 		byCodec := map[string][]point{}
 		opSizes := map[float64]bool{}
 		for _, codec := range t.codecs {
@@ -119,13 +119,13 @@ func renderScaling(t *table) ([]byte, error) {
 				xys[i] = plotter.XY{X: pt.x, Y: pt.s.median}
 				errs[i].Low, errs[i].High = pt.s.median-pt.s.q1, pt.s.q3-pt.s.median
 			}
-			clr := codecColor(t.codecs, codec)
+			clr := t.codecColor(codec)
 			line, scatter, err := plotter.NewLinePoints(xys)
 			if err != nil {
 				return nil, err
 			}
 			line.LineStyle = draw.LineStyle{Color: clr, Width: vg.Points(1.5)}
-			scatter.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: vg.Points(3.5), Shape: codecGlyph(t.codecs, codec)}
+			scatter.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: vg.Points(3.5), Shape: t.codecGlyph(codec)}
 			bars, err := plotter.NewYErrorBars(struct {
 				plotter.XYs
 				plotter.YErrors

@@ -9,7 +9,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/wirebench/wirebench/internal/bench"
 	xfont "golang.org/x/image/font"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -60,10 +59,9 @@ var (
 func rgb(r, g, b uint8) color.Color { return color.NRGBA{R: r, G: g, B: b, A: 0xFF} }
 
 // codecIndex gives each codec a fixed slot: its place among the suite's
-// codecs, or for a codec the suite does not know, a slot after them by its
-// place among the run's unknown codecs.
-func codecIndex(codecs []string, codec string) int {
-	known := bench.CodecNames()
+// codecs (known, from the results' axes), or for a codec the suite does
+// not know, a slot after them by its place among the run's unknown codecs.
+func codecIndex(known, codecs []string, codec string) int {
 	if i := slices.Index(known, codec); i >= 0 {
 		return i
 	}
@@ -79,12 +77,12 @@ func codecIndex(codecs []string, codec string) int {
 	return n
 }
 
-func codecColor(codecs []string, codec string) color.Color {
-	return codecPalette[codecIndex(codecs, codec)%len(codecPalette)]
+func (t *table) codecColor(codec string) color.Color {
+	return codecPalette[codecIndex(t.known, t.codecs, codec)%len(codecPalette)]
 }
 
-func codecGlyph(codecs []string, codec string) draw.GlyphDrawer {
-	return codecGlyphs[codecIndex(codecs, codec)%len(codecGlyphs)]
+func (t *table) codecGlyph(codec string) draw.GlyphDrawer {
+	return codecGlyphs[codecIndex(t.known, t.codecs, codec)%len(codecGlyphs)]
 }
 
 // Fonts: Liberation Sans, bundled with gonum plot, so rendering does not

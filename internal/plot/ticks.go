@@ -1,9 +1,8 @@
 package plot
 
 import (
-	"fmt"
+	"github.com/wirebench/wirebench/internal/human"
 	"math"
-	"strconv"
 
 	gplot "gonum.org/v1/plot"
 )
@@ -19,7 +18,7 @@ const maxLabels = 9
 // bytesTicks labels powers of two (1 KiB, 32 KiB, 1 MiB, ...) on a log
 // axis of byte counts, with unlabelled minor ticks at the powers between.
 var bytesTicks = gplot.TickerFunc(func(lo, hi float64) []gplot.Tick {
-	return pow2Ticks(lo, hi, formatBytes)
+	return pow2Ticks(lo, hi, human.Bytes)
 })
 
 // countTicks labels powers of two as array lengths ("1k", "64k", "1M"),
@@ -93,18 +92,6 @@ func multiples(e0, e1, step int) int {
 
 func mod(a, b int) int { return ((a % b) + b) % b }
 
-// formatBytes formats a byte count in binary units: "26 B", "1 KiB",
-// "2.5 MiB".
-func formatBytes(v float64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	i := 0
-	for v >= 1024 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	return trimNumber(v) + " " + units[i]
-}
-
 // formatCount formats an element count with binary suffixes, as the
 // numeric datasets are named: 1024 → "1k", 1<<20 → "1M".
 func formatCount(v float64) string {
@@ -114,7 +101,7 @@ func formatCount(v float64) string {
 		v /= 1024
 		i++
 	}
-	return trimNumber(v) + units[i]
+	return human.Number(v) + units[i]
 }
 
 // formatTime formats nanoseconds in the largest unit that keeps the
@@ -122,39 +109,14 @@ func formatCount(v float64) string {
 func formatTime(ns float64) string {
 	switch {
 	case ns >= 1e9:
-		return trimNumber(ns/1e9) + " s"
+		return human.Number(ns/1e9) + " s"
 	case ns >= 1e6:
-		return trimNumber(ns/1e6) + " ms"
+		return human.Number(ns/1e6) + " ms"
 	case ns >= 1e3:
-		return trimNumber(ns/1e3) + " µs"
+		return human.Number(ns/1e3) + " µs"
 	default:
-		return trimNumber(ns) + " ns"
+		return human.Number(ns) + " ns"
 	}
-}
-
-// trimNumber prints v with up to three significant digits and no
-// trailing zeros.
-func trimNumber(v float64) string {
-	switch {
-	case v >= 100 || v == math.Trunc(v):
-		return fmt.Sprintf("%.0f", v)
-	case v >= 10:
-		return trimZeros(fmt.Sprintf("%.1f", v))
-	case v >= 1:
-		return trimZeros(fmt.Sprintf("%.2f", v))
-	default:
-		return strconv.FormatFloat(v, 'g', 3, 64)
-	}
-}
-
-func trimZeros(s string) string {
-	for len(s) > 0 && s[len(s)-1] == '0' {
-		s = s[:len(s)-1]
-	}
-	if len(s) > 0 && s[len(s)-1] == '.' {
-		s = s[:len(s)-1]
-	}
-	return s
 }
 
 // logBounds returns an axis range in (0, ∞) covering [lo, hi] with a

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/human"
+
 	"fmt"
 	"math"
 	"regexp"
@@ -85,7 +87,7 @@ func TestMarkdownBounded(t *testing.T) {
 			if m == nil {
 				t.Fatalf("no headline with the regression count; report starts %q", out[:min(200, len(out))])
 			}
-			if want := count(in.Result.Count(compare.Regression)); m[1] != want {
+			if want := human.Count(in.Result.Count(compare.Regression)); m[1] != want {
 				t.Errorf("headline counts %s regressions, want %s", m[1], want)
 			}
 			for _, want := range []string{"not shown", "Shortened to fit", "#### What changed", "| Benchmark | Metric |"} {

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/human"
+
 	"fmt"
 	"math"
 	"slices"
@@ -37,7 +39,7 @@ func comparisonDocument(in Input) *document {
 	d.addNotice()
 	if len(r.Missing) > 0 {
 		d.add(fmt.Sprintf("> ⚠️ %s of the baseline did not run this time, so %s not compared (listed below).\n\n",
-			plural(len(r.Missing), "benchmark", "benchmarks"), pick(len(r.Missing) == 1, "it was", "they were")))
+			human.Plural(len(r.Missing), "benchmark", "benchmarks"), pick(len(r.Missing) == 1, "it was", "they were")))
 	}
 
 	var noisy, exact []compare.Comparison
@@ -78,25 +80,25 @@ func headline(r *compare.Result, failOn compare.FailOn) string {
 	switch {
 	case reg > 0 && r.Failed(failOn):
 		mark = "❌"
-		parts = append(parts, plural(reg, "regression", "regressions"))
+		parts = append(parts, human.Plural(reg, "regression", "regressions"))
 	case reg > 0:
 		mark = "⚠️"
-		parts = append(parts, plural(reg, "regression", "regressions")+" (not failing: "+notFailingReason(r, failOn)+")")
+		parts = append(parts, human.Plural(reg, "regression", "regressions")+" (not failing: "+notFailingReason(r, failOn)+")")
 	default:
 		mark = "✅"
 		parts = append(parts, "No regressions")
 	}
 	if n := r.Count(compare.Improvement); n > 0 {
-		parts = append(parts, plural(n, "improvement", "improvements"))
+		parts = append(parts, human.Plural(n, "improvement", "improvements"))
 	}
 	if n := r.Count(compare.Unchanged); n > 0 {
-		parts = append(parts, count(n)+" unchanged")
+		parts = append(parts, human.Count(n)+" unchanged")
 	}
 	if n := r.Count(compare.Inconclusive); n > 0 {
-		parts = append(parts, count(n)+" inconclusive")
+		parts = append(parts, human.Count(n)+" inconclusive")
 	}
 	if n := len(r.Missing); n > 0 {
-		parts = append(parts, count(n)+" missing")
+		parts = append(parts, human.Count(n)+" missing")
 	}
 	return "### " + mark + " " + strings.Join(parts, " · ")
 }
@@ -139,13 +141,13 @@ func summaryText(in Input) string {
 		b.WriteString(" from " + escapeInline(in.BaselineSource))
 	}
 	fmt.Fprintf(&b, ": %s, %s (one per benchmark and metric). ",
-		plural(benchmarkCount(r.Comparisons), "benchmark", "benchmarks"), plural(len(r.Comparisons), "comparison", "comparisons"))
+		human.Plural(benchmarkCount(r.Comparisons), "benchmark", "benchmarks"), human.Plural(len(r.Comparisons), "comparison", "comparisons"))
 	test := "the Mann–Whitney U test"
 	if paired(r) {
 		test = "the Wilcoxon signed-rank test on the per-pair log ratios"
 	}
-	fmt.Fprintf(&b, "A timing counts as changed when %s is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s%%. ",
-		test, correctionText(o.Correction), o.Alpha, pctPlain(o.Threshold), trimFloat(100*o.Confidence))
+	fmt.Fprintf(&b, "A timing counts as changed when %s is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s. ",
+		test, correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence))
 	fmt.Fprintf(&b, "Encoded size and deterministic allocations are compared exactly: %s of the size and %s of allocations is a regression.",
 		growth(o.SizeThreshold), growth(o.AllocThreshold))
 	return b.String()
@@ -165,14 +167,7 @@ func growth(threshold float64) string {
 	if threshold <= 0 {
 		return "any growth"
 	}
-	return "growth beyond +" + pctPlain(threshold)
-}
-
-// pctPlain formats a fraction as an unsigned percentage: 0.05 -> "5%".
-func pctPlain(x float64) string { return trimFloat(100*x) + "%" }
-
-func trimFloat(x float64) string {
-	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", x), "0"), ".")
+	return "growth beyond +" + human.Percent(threshold)
 }
 
 // timingSection is "What changed": significant changes of noisy metrics,
@@ -195,13 +190,13 @@ func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, d
 		}
 	}
 	if len(changed) == 0 {
-		d.add(fmt.Sprintf("No timing changed significantly beyond ±%s.%s\n\n", pctPlain(r.Options.Threshold), largestChange(noisy)))
+		d.add(fmt.Sprintf("No timing changed significantly beyond ±%s.%s\n\n", human.Percent(r.Options.Threshold), largestChange(noisy)))
 	} else {
 		t := &table{
-			head: fmt.Sprintf("| Benchmark | Metric | Baseline | Candidate | Change [%s%% CI] | p (adj.) | Verdict |\n|:--|:--|--:|--:|--:|--:|:--|\n", trimFloat(100*r.Options.Confidence)),
+			head: fmt.Sprintf("| Benchmark | Metric | Baseline | Candidate | Change [%s CI] | p (adj.) | Verdict |\n|:--|:--|--:|--:|--:|--:|:--|\n", human.Percent(r.Options.Confidence)),
 			more: moreRows(details),
 			tail: "\n",
-			fold: foldRows, foldSummary: func(n int) string { return plural(n, "more timing change", "more timing changes") },
+			fold: foldRows, foldSummary: func(n int) string { return human.Plural(n, "more timing change", "more timing changes") },
 		}
 		for _, c := range changed {
 			t.rows = append(t.rows, row{
@@ -220,14 +215,14 @@ func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, d
 		return
 	}
 	d.add(fmt.Sprintf("**%s** — neither a change beyond ±%s nor clearly within it. "+
-		"*Could detect* is the smallest change this comparison would flag with %s%% probability; "+
+		"*Could detect* is the smallest change this comparison would flag with %s probability; "+
 		"*Samples to resolve* is how many samples a side would tell a ±%s change apart.\n\n",
-		count(len(unsure))+" inconclusive", pctPlain(r.Options.Threshold), trimFloat(100*r.Options.Power), pctPlain(r.Options.Threshold)))
+		human.Count(len(unsure))+" inconclusive", human.Percent(r.Options.Threshold), human.Percent(r.Options.Power), human.Percent(r.Options.Threshold)))
 	t := &table{
 		head: "| Benchmark | Metric | Change [CI] | p (adj.) | Could detect | Samples to resolve | Why |\n|:--|:--|--:|--:|--:|--:|:--|\n",
 		more: moreRows(details),
 		tail: "\n",
-		fold: foldRowsSmall, foldSummary: func(n int) string { return count(n) + " more inconclusive" },
+		fold: foldRowsSmall, foldSummary: func(n int) string { return human.Count(n) + " more inconclusive" },
 	}
 	for _, c := range unsure {
 		t.rows = append(t.rows, row{
@@ -251,7 +246,7 @@ func largestChange(noisy []compare.Comparison) string {
 	if top == nil {
 		return ""
 	}
-	return fmt.Sprintf(" The largest change of a timing was %s (%s, %s).", pct(top.Ratio-1), cellName(top.Name), verdictLabel(top.Verdict))
+	return fmt.Sprintf(" The largest change of a timing was %s (%s, %s).", human.Change(top.Ratio-1, 1), cellName(top.Name), verdictLabel(top.Verdict))
 }
 
 func verdictTier(v compare.Verdict) int {
@@ -272,14 +267,14 @@ func mdeText(mde float64) string {
 	case math.IsNaN(mde):
 		return "–"
 	}
-	return "±" + strings.TrimPrefix(pct(mde), "+")
+	return "±" + strings.TrimPrefix(human.Change(mde, 1), "+")
 }
 
 func samplesText(c compare.Comparison) string {
 	if c.SamplesNeeded <= 0 {
 		return "–"
 	}
-	return fmt.Sprintf("%s (now %d+%d)", count(c.SamplesNeeded), c.Baseline.N, c.Candidate.N)
+	return fmt.Sprintf("%s (now %d+%d)", human.Count(c.SamplesNeeded), c.Baseline.N, c.Candidate.N)
 }
 
 // exactSection lists the exact metrics that changed and how many did not.
@@ -295,7 +290,7 @@ func exactSection(d *document, exact []compare.Comparison, details string) {
 		head: "| Benchmark | Metric | Baseline | Candidate | Change | Verdict |\n|:--|:--|--:|--:|--:|:--|\n",
 		more: moreRows(details),
 		tail: "\n",
-		fold: foldRows, foldSummary: func(n int) string { return plural(n, "more change", "more changes") + " of size and allocations" },
+		fold: foldRows, foldSummary: func(n int) string { return human.Plural(n, "more change", "more changes") + " of size and allocations" },
 	}
 	same := 0
 	for _, c := range exact {
@@ -322,11 +317,11 @@ func exactSection(d *document, exact []compare.Comparison, details string) {
 	}
 	switch {
 	case same == len(exact):
-		d.add(fmt.Sprintf("All %s identical.\n\n", plural(same, "exact comparison is", "exact comparisons are")))
+		d.add(fmt.Sprintf("All %s identical.\n\n", human.Plural(same, "exact comparison is", "exact comparisons are")))
 	case same == 0:
-		d.add(fmt.Sprintf("None of the %s identical.\n\n", plural(len(exact), "exact comparison is", "exact comparisons is")))
+		d.add(fmt.Sprintf("None of the %s identical.\n\n", human.Plural(len(exact), "exact comparison is", "exact comparisons is")))
 	default:
-		d.add(fmt.Sprintf("%s of %s exact comparisons are identical.\n\n", count(same), count(len(exact))))
+		d.add(fmt.Sprintf("%s of %s exact comparisons are identical.\n\n", human.Count(same), human.Count(len(exact))))
 	}
 }
 
@@ -419,7 +414,7 @@ func allSection(d *document, r *compare.Result, details string) {
 	if len(units) < len(unitSeen) {
 		legend += fmt.Sprintf(" Only the first %d metrics are shown.", maxUnitColumns)
 	}
-	d.add(detailsOpen(fmt.Sprintf("All %s of %s", plural(len(r.Comparisons), "comparison", "comparisons"), plural(len(names), "benchmark", "benchmarks"))) + legend + "\n\n")
+	d.add(detailsOpen(fmt.Sprintf("All %s of %s", human.Plural(len(r.Comparisons), "comparison", "comparisons"), human.Plural(len(names), "benchmark", "benchmarks"))) + legend + "\n\n")
 	d.addTable(t)
 	d.add(detailsClose)
 }
@@ -429,7 +424,7 @@ func compactChange(c compare.Comparison) string {
 	if c.Kind == compare.Exact && c.Baseline.Median == c.Candidate.Median {
 		return "="
 	}
-	s := pct(c.Ratio - 1)
+	s := human.Change(c.Ratio-1, 1)
 	if math.IsInf(c.Ratio, 1) {
 		s = "from 0"
 	}
@@ -448,13 +443,13 @@ func listSection(d *document, r *compare.Result, details string) {
 	}
 	var sum []string
 	if k := len(r.Missing); k > 0 {
-		sum = append(sum, count(k)+" missing")
+		sum = append(sum, human.Count(k)+" missing")
 	}
 	if k := len(r.New); k > 0 {
-		sum = append(sum, count(k)+" new")
+		sum = append(sum, human.Count(k)+" new")
 	}
 	if k := len(r.UnitMismatch); k > 0 {
-		sum = append(sum, count(k)+" without a common metric")
+		sum = append(sum, human.Count(k)+" without a common metric")
 	}
 	t := &table{head: "| Benchmark | Status |\n|:--|:--|\n", more: moreRows(details)}
 	add := func(names []string, status string) {

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/human"
+
 	"fmt"
 	"math"
 	"slices"
@@ -125,7 +127,7 @@ func shiftSentence(s *compare.Shift, plain bool) string {
 	if !math.IsNaN(s.Lo) && !math.IsNaN(s.Hi) {
 		est += fmt.Sprintf(" [%.2f, %.2f]", s.Lo, s.Hi)
 	}
-	of := fmt.Sprintf("geometric mean of %s", plural(s.N, "timing", "timings"))
+	of := fmt.Sprintf("geometric mean of %s", human.Plural(s.N, "timing", "timings"))
 	if s.Applied {
 		return fmt.Sprintf("Timings were judged relative to the machine's speed shift of %s (%s), because %s: "+
 			"a change that slows every benchmark alike cannot be told apart from a slower machine.",

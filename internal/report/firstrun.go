@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/human"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -26,9 +28,9 @@ func firstRunDocument(in Input) *document {
 	if in.Title != "" {
 		b.WriteString("**" + escapeInline(in.Title) + "** — ")
 	}
-	b.WriteString(pick(in.Title == "", "This run", "this run") + revision(cand.Env) + " measured " + plural(len(cand.Benchmarks), "benchmark", "benchmarks"))
+	b.WriteString(pick(in.Title == "", "This run", "this run") + revision(cand.Env) + " measured " + human.Plural(len(cand.Benchmarks), "benchmark", "benchmarks"))
 	if n := cand.Settings.Rounds; n > 0 {
-		fmt.Fprintf(&b, " with %s each", plural(n, "sample", "samples"))
+		fmt.Fprintf(&b, " with %s each", human.Plural(n, "sample", "samples"))
 	}
 	b.WriteString(". No baseline was found")
 	if in.BaselineSource != "" {

@@ -1,9 +1,10 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/human"
+
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -114,23 +115,6 @@ func shortSHA(c string) string {
 	return c
 }
 
-// pct formats a relative change (0.123) as a signed percentage ("+12.3%").
-func pct(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "?"
-	case math.IsInf(x, 1):
-		return "+∞"
-	case math.IsInf(x, -1):
-		return "-∞"
-	}
-	p := 100 * x
-	if math.Abs(p) < 0.05 {
-		return "0.0%"
-	}
-	return fmt.Sprintf("%+.1f%%", p)
-}
-
 // change formats a comparison's change: the percentage, with its interval
 // for noisy metrics ("+12.3% [+9.8%, +14.9%]"), or "from 0" when the
 // baseline was zero.
@@ -138,9 +122,9 @@ func change(c compare.Comparison) string {
 	if math.IsInf(c.Ratio, 1) {
 		return "from 0"
 	}
-	s := pct(c.Ratio - 1)
+	s := human.Change(c.Ratio-1, 1)
 	if c.Kind == compare.Noisy && !math.IsNaN(c.Lo) && !math.IsNaN(c.Hi) {
-		s += " [" + pct(c.Lo-1) + ", " + pct(c.Hi-1) + "]"
+		s += " [" + human.Change(c.Lo-1, 1) + ", " + human.Change(c.Hi-1, 1) + "]"
 	}
 	return s
 }
@@ -184,28 +168,6 @@ func verdictLabel(v compare.Verdict) string {
 		return m + " " + string(v)
 	}
 	return string(v)
-}
-
-// count formats an integer with thousands separators: 1234 -> "1,234".
-func count(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		return "-" + s
-	}
-	return s
-}
-
-// plural returns "1 regression" or "2 regressions".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return count(n) + " " + many
 }
 
 // factor formats a speed ratio as "×1.12".

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/human"
+
 	"fmt"
 	"strings"
 
@@ -89,7 +91,7 @@ func minimalReport(in Input, limit int) string {
 	} else {
 		b.WriteString(headline(in.Result, in.FailOn) + "\n\n")
 	}
-	b.WriteString("The full report does not fit the size limit of " + count(limit) + " characters; the results file has every comparison.")
+	b.WriteString("The full report does not fit the size limit of " + human.Count(limit) + " characters; the results file has every comparison.")
 	if in.Details != "" {
 		b.WriteString(" " + link("Full results", in.Details) + ".")
 	}
@@ -134,7 +136,7 @@ func notesText(notes []string) string {
 // shortenedNotice is the line near the top of a cut report.
 func shortenedNotice(details string) func(int) string {
 	return func(cut int) string {
-		s := "> ✂️ **Shortened to fit GitHub's size limit:** " + plural(cut, "table row is", "table rows are") +
+		s := "> ✂️ **Shortened to fit GitHub's size limit:** " + human.Plural(cut, "table row is", "table rows are") +
 			" not shown, the least important first (unchanged, then inconclusive, then the smallest changes). " +
 			"The counts above are complete; the results file (`wirebench compare --format text` or `--format json`) has every row"
 		if details != "" {
@@ -147,7 +149,7 @@ func shortenedNotice(details string) func(int) string {
 // moreRows is the line that replaces a table's cut rows.
 func moreRows(details string) func(int) string {
 	return func(cut int) string {
-		s := "_… " + plural(cut, "more row", "more rows") + " not shown; see the job summary or the results file"
+		s := "_… " + human.Plural(cut, "more row", "more rows") + " not shown; see the job summary or the results file"
 		if details != "" {
 			s += " (" + link("full results", details) + ")"
 		}
@@ -222,7 +224,7 @@ func trendText(name string, pts []trendPoint) string {
 			hi = p.value
 		}
 	}
-	s := fmt.Sprintf("<sub>%s: %s to %s over %s", cellName(name), FormatNs(lo), FormatNs(hi), plural(len(stored), "stored run", "stored runs"))
+	s := fmt.Sprintf("<sub>%s: %s to %s over %s", cellName(name), FormatNs(lo), FormatNs(hi), human.Plural(len(stored), "stored run", "stored runs"))
 	if last != "" {
 		s += "; this run " + last
 	}

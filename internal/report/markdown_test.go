@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/human"
+
 	"bytes"
 	"fmt"
 	"html"
@@ -276,10 +278,10 @@ func TestFormatting(t *testing.T) {
 		{change(compare.Comparison{Kind: compare.Noisy, Ratio: 0.9, Lo: math.NaN(), Hi: math.NaN()}), "-10.0%"},
 		{mdeText(math.Inf(1)), "cannot reach the significance level with this many samples"},
 		{mdeText(0.081), "±8.1%"},
-		{count(1234567), "1,234,567"},
-		{count(999), "999"},
-		{plural(1, "regression", "regressions"), "1 regression"},
-		{plural(1200, "regression", "regressions"), "1,200 regressions"},
+		{human.Count(1234567), "1,234,567"},
+		{human.Count(999), "999"},
+		{human.Plural(1, "regression", "regressions"), "1 regression"},
+		{human.Plural(1200, "regression", "regressions"), "1,200 regressions"},
 		{escapeCell("a|b<c>`d`\ne"), "a\\|b&lt;c&gt;\\`d\\` e"},
 		{elide("abcdefghijklmnopqrstuvwxyz", 10), "abc…wxyz"},
 		{chartLabel(`Ser "quoted" <x>`, 40), "Ser _quoted_ _x_"},
@@ -318,7 +320,7 @@ func TestMarkdownFromCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := Markdown(Input{Result: res, Candidate: c}, Options{})
-	want := fmt.Sprintf("### ❌ %s", plural(res.Count(compare.Regression), "regression", "regressions"))
+	want := fmt.Sprintf("### ❌ %s", human.Plural(res.Count(compare.Regression), "regression", "regressions"))
 	if res.Count(compare.Regression) != 1 || !strings.HasPrefix(md, want) {
 		t.Errorf("%d regressions; report starts %q", res.Count(compare.Regression), md[:min(len(md), 120)])
 	}

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/human"
+
 	"fmt"
 	"math"
 	"slices"
@@ -164,7 +166,7 @@ func changeChart(cs []compare.Comparison) string {
 	}
 	hi := 0.0
 	for i, c := range top {
-		labels[i] = chartLabel(elide(chartName(c.Name), maxBarLabel-8)+" "+pct(c.Ratio-1), maxBarLabel)
+		labels[i] = chartLabel(elide(chartName(c.Name), maxBarLabel-8)+" "+human.Change(c.Ratio-1, 1), maxBarLabel)
 		v := round4(math.Abs(100 * (c.Ratio - 1)))
 		hi = max(hi, v)
 		k := 2

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/human"
+
 	"fmt"
 	"strings"
 
@@ -45,7 +47,7 @@ func aaSentence(r *compare.Result, plain bool) string {
 	}
 	if !a.Noisy {
 		return fmt.Sprintf("A/A check: the base build against a second base worker, measured the same way on %s: nothing flagged, so the machine was quiet enough to trust the timings.",
-			plural(a.Benchmarks, "benchmark", "benchmarks"))
+			human.Plural(a.Benchmarks, "benchmark", "benchmarks"))
 	}
 	names := make([]string, len(a.Flagged))
 	for i, n := range a.Flagged {
@@ -56,7 +58,7 @@ func aaSentence(r *compare.Result, plain bool) string {
 		}
 	}
 	s := fmt.Sprintf("A/A check: the base build against a second base worker flagged %s of %d (%s), also on re-measurement: the machine was too noisy to trust the timings, so timing regressions are reported but do not fail the run. Exact metrics still gate.",
-		plural(len(a.Flagged), "benchmark", "benchmarks"), a.Benchmarks, strings.Join(names, ", "))
+		human.Plural(len(a.Flagged), "benchmark", "benchmarks"), a.Benchmarks, strings.Join(names, ", "))
 	if plain {
 		return s
 	}

@@ -1,13 +1,10 @@
-// Package report renders results and comparisons for people: the plain
-// text tables of a run, benchstat-like comparison text, and the Markdown
-// report for pull-request comments and job summaries.
 package report
 
 import (
 	"fmt"
+	"github.com/wirebench/wirebench/internal/compare"
 	"io"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -48,11 +45,11 @@ func cells(r *results.Results) (datasets []string, byDataset map[string][]*cell)
 			c.size, c.hasSize = v[0], true
 		}
 		switch b.Op {
-		case "serialize":
+		case results.OpSerialize:
 			c.ser, c.hasSer = median(b.Metric(results.UnitNsPerOp)), true
 			c.serAllocs = median(b.Metric(results.UnitAllocsPerOp))
 			c.serBytes = median(b.Metric(results.UnitBytesPerOp))
-		case "deserialize":
+		case results.OpDeserialize:
 			c.deser, c.hasDeser = median(b.Metric(results.UnitNsPerOp)), true
 			c.deserAllocs = median(b.Metric(results.UnitAllocsPerOp))
 			c.deserBytes = median(b.Metric(results.UnitBytesPerOp))
@@ -61,18 +58,8 @@ func cells(r *results.Results) (datasets []string, byDataset map[string][]*cell)
 	return datasets, byDataset
 }
 
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
+// median is the median of v, NaN when v is empty.
+func median(v []float64) float64 { return compare.Summarize(v).Median }
 
 // RunTable writes a run as a table a person can read: per dataset and
 // codec the encoded size, the median serialize and deserialize times, their

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/human"
+
 	"bufio"
 	"fmt"
 	"io"
@@ -54,8 +56,8 @@ func Text(w io.Writer, r *compare.Result) error {
 	}
 
 	o := r.Options
-	fmt.Fprintf(bw, "\n%s: %s\n(timings: %s p < %g and beyond ±%s, %s%% intervals; exact metrics: %s of size or allocations fails)\n",
-		verdictWord(r), countsLine(r), correctionText(o.Correction), o.Alpha, pctPlain(o.Threshold), trimFloat(100*o.Confidence),
+	fmt.Fprintf(bw, "\n%s: %s\n(timings: %s p < %g and beyond ±%s, %s intervals; exact metrics: %s of size or allocations fails)\n",
+		verdictWord(r), countsLine(r), correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence),
 		exactRule(o))
 	cs := append([]compare.Comparison(nil), r.Comparisons...)
 	compare.Sort(cs)
@@ -124,9 +126,9 @@ func verdictWord(r *compare.Result) string {
 // countsLine lists the verdict counts: "2 regressions, 1 improvement, ...".
 func countsLine(r *compare.Result) string {
 	return fmt.Sprintf("%s, %s, %s unchanged, %s inconclusive",
-		plural(r.Count(compare.Regression), "regression", "regressions"),
-		plural(r.Count(compare.Improvement), "improvement", "improvements"),
-		count(r.Count(compare.Unchanged)), count(r.Count(compare.Inconclusive)))
+		human.Plural(r.Count(compare.Regression), "regression", "regressions"),
+		human.Plural(r.Count(compare.Improvement), "improvement", "improvements"),
+		human.Count(r.Count(compare.Unchanged)), human.Count(r.Count(compare.Inconclusive)))
 }
 
 // vsBase is the benchstat-style change column.

@@ -99,9 +99,9 @@ func NameParts(name string) (codec, dataset, op string) {
 	base, parts := benchfmt.Name(name).Parts()
 	switch strings.TrimPrefix(string(base), "Benchmark") {
 	case "Serialize":
-		op = "serialize"
+		op = OpSerialize
 	case "Deserialize":
-		op = "deserialize"
+		op = OpDeserialize
 	}
 	for _, p := range parts {
 		if k, v, ok := strings.Cut(strings.TrimPrefix(string(p), "/"), "="); ok {

@@ -25,6 +25,12 @@ const (
 	UnitMBPerSec    = "MB/s"
 )
 
+// The operations a serialization benchmark measures (Benchmark.Op).
+const (
+	OpSerialize   = "serialize"
+	OpDeserialize = "deserialize"
+)
+
 // Results is one run of a suite.
 type Results struct {
 	Format     string      `json:"format"`
@@ -33,6 +39,10 @@ type Results struct {
 	Env        Env         `json:"env"`
 	Settings   Settings    `json:"settings"`
 	Benchmarks []Benchmark `json:"benchmarks"`
+	// Axes are the suite's codecs and datasets, when the run is of a
+	// codec-by-dataset suite: charts and tables order and colour by them
+	// without knowing the suite.
+	Axes *Axes `json:"axes,omitempty"`
 	// Shards is set on results merged from the shards of a matrix: one
 	// entry per shard; each benchmark's Shard says which measured it.
 	Shards []ShardRun `json:"shards,omitempty"`
@@ -56,6 +66,21 @@ type Settings struct {
 	SuiteSize int    `json:"suite_size,omitempty"`
 }
 
+// Axes are a codec-by-dataset suite's codecs and datasets, each in the
+// suite's order, all of them (not only those a filtered run measured), so
+// that a codec keeps its place and colour whatever ran.
+type Axes struct {
+	Codecs   []string      `json:"codecs"`
+	Datasets []DatasetAxis `json:"datasets"`
+}
+
+// DatasetAxis is one dataset of the suite: its name and, for the numeric
+// family that shows how cost grows with payload size, its element count.
+type DatasetAxis struct {
+	Name     string `json:"name"`
+	Elements int    `json:"elements,omitempty"`
+}
+
 // ShardRun records one shard of a merged run: which it was, where it ran
 // and how long it took.
 type ShardRun struct {
@@ -72,7 +97,7 @@ type Benchmark struct {
 	Name    string `json:"name"`
 	Codec   string `json:"codec,omitempty"`
 	Dataset string `json:"dataset,omitempty"`
-	Op      string `json:"op,omitempty"` // "serialize" or "deserialize"
+	Op      string `json:"op,omitempty"` // OpSerialize or OpDeserialize
 	// Iterations is the batch size behind each sample, in sample order.
 	Iterations []int64  `json:"iterations,omitempty"`
 	Metrics    []Metric `json:"metrics"`

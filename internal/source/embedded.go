@@ -77,6 +77,7 @@ func (e Embedded) Results(ctx context.Context, p Plan) (*results.Results, []stri
 	}
 	res := r.Results(bench.SuiteName, bench.CaptureEnv(p.getenv))
 	res.Settings.Filter = p.Filter
+	res.Axes = bench.Axes()
 	if !spec.Whole() {
 		res.Settings.Shard, res.Settings.Partition, res.Settings.SuiteSize = spec.String(), partition, suiteSize
 	}

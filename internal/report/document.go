@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/human"
+
 	"cmp"
 	"slices"
 	"strings"
@@ -169,7 +171,7 @@ func (t *table) keptCount(keep int) int {
 
 // foldOpen starts the collapsed continuation of n rows.
 func (t *table) foldOpen(n int) string {
-	summary := plural(n, "more row", "more rows")
+	summary := human.Plural(n, "more row", "more rows")
 	if t.foldSummary != nil {
 		summary = t.foldSummary(n)
 	}

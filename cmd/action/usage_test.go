@@ -1,0 +1,56 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wirebench/wirebench/internal/config"
+)
+
+// TestUsage: the command line describes itself. help lists every command
+// that exists; every command answers -h with its usage and exit 0; an
+// unknown command names them all; a bad flag value is one line.
+func TestUsage(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range config.Commands {
+		if _, ok := commands[c]; !ok {
+			t.Errorf("help lists %s, but there is no such command", c)
+		}
+	}
+	for c := range commands {
+		if c == config.Worker || c == config.Action {
+			continue // started by wirebench itself, not by people
+		}
+		found := false
+		for _, listed := range config.Commands {
+			found = found || listed == c
+		}
+		if !found {
+			t.Errorf("command %s is missing from help", c)
+		}
+	}
+	code, out, _ := wb(t, dir, "help")
+	for _, c := range config.Commands {
+		if code != exitOK || !strings.Contains(out, "  "+string(c)+" ") {
+			t.Errorf("help (exit %d) does not list %s:\n%s", code, c, out)
+		}
+	}
+	for c := range commands {
+		for _, h := range []string{"-h", "--help"} {
+			code, out, errOut := wb(t, dir, string(c), h)
+			if code != exitOK || !strings.HasPrefix(out, "usage: action "+string(c)) || errOut != "" {
+				t.Errorf("%s %s: exit %d, stdout %q, stderr %q; want 0 and the usage on stdout", c, h, code, out, errOut)
+			}
+		}
+	}
+	_, _, errOut := wb(t, dir, "frobnicate")
+	for _, c := range config.Commands {
+		if !strings.Contains(errOut, string(c)) {
+			t.Errorf("the unknown-command error does not name %s: %s", c, errOut)
+		}
+	}
+	code, out, errOut = wb(t, dir, "run", "--samples", "many")
+	if code != exitBadInput || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || out != "" || !strings.Contains(errOut, `--samples "many" is not valid`) {
+		t.Errorf("bad flag value: exit %d, stdout %q, stderr %q; want 2 and one line", code, out, errOut)
+	}
+}
