@@ -22,99 +22,15 @@ func (c Raw) Bind(v any) (Ops, error) {
 	var dec func(r *rawReader) any
 	switch v := v.(type) {
 	case *Primitive:
-		enc = func() []byte { return rawPrimitive(make([]byte, 0, rawPrimitiveSize(v)), v) }
-		dec = func(r *rawReader) any { p := r.primitive(); return &p }
+		enc, dec = rawPrimitiveCodec(v)
 	case *Medium:
-		keys := sortedKeys(v.Metadata)
-		vals := make([]string, len(keys))
-		for i, k := range keys {
-			vals[i] = v.Metadata[k]
-		}
-		enc = func() []byte {
-			n := 4 + len(v.Name) + 4 + 4 + 8*len(v.Scores) + 4 + rawPrimitiveSize(&v.Nested)
-			for i := range keys {
-				n += 8 + len(keys[i]) + len(vals[i])
-			}
-			b := make([]byte, 0, n)
-			b = rawString(b, v.Name)
-			b = binary.LittleEndian.AppendUint32(b, uint32(v.ID))
-			b = rawFloat64s(b, v.Scores)
-			b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
-			for i := range keys {
-				b = rawString(b, keys[i])
-				b = rawString(b, vals[i])
-			}
-			return rawPrimitive(b, &v.Nested)
-		}
-		dec = func(r *rawReader) any {
-			m := &Medium{Name: r.string(), ID: r.int32(), Scores: r.float64s()}
-			n := r.count(8)
-			m.Metadata = make(map[string]string, n)
-			for range n {
-				k := r.string()
-				m.Metadata[k] = r.string()
-			}
-			m.Nested = r.primitive()
-			return m
-		}
+		enc, dec = rawMediumCodec(v)
 	case *Large:
-		enc = func() []byte {
-			n := 4
-			for i := range v.Items {
-				n += 4 + len(v.Items[i].Name) + 4 + 8 + 4
-				for _, t := range v.Items[i].Tags {
-					n += 4 + len(t)
-				}
-			}
-			b := make([]byte, 0, n)
-			b = binary.LittleEndian.AppendUint32(b, uint32(len(v.Items)))
-			for i := range v.Items {
-				it := &v.Items[i]
-				b = rawString(b, it.Name)
-				b = binary.LittleEndian.AppendUint32(b, uint32(it.ID))
-				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(it.Score))
-				b = binary.LittleEndian.AppendUint32(b, uint32(len(it.Tags)))
-				for _, t := range it.Tags {
-					b = rawString(b, t)
-				}
-			}
-			return b
-		}
-		dec = func(r *rawReader) any {
-			l := &Large{Items: make([]Item, r.count(4+4+8+4))}
-			for i := range l.Items {
-				it := &l.Items[i]
-				it.Name, it.ID, it.Score = r.string(), r.int32(), r.float64()
-				it.Tags = make([]string, r.count(4))
-				for j := range it.Tags {
-					it.Tags[j] = r.string()
-				}
-			}
-			return l
-		}
+		enc, dec = rawLargeCodec(v)
 	case *Floats:
-		enc = func() []byte { return rawFloat64s(make([]byte, 0, 4+8*len(v.Values)), v.Values) }
-		dec = func(r *rawReader) any { return &Floats{Values: r.float64s()} }
+		enc, dec = rawFloatsCodec(v)
 	case *Pairs:
-		enc = func() []byte {
-			n := 4
-			for _, p := range v.Pairs {
-				n += 8 + 8*(len(p.A)+len(p.B))
-			}
-			b := binary.LittleEndian.AppendUint32(make([]byte, 0, n), uint32(len(v.Pairs)))
-			for _, p := range v.Pairs {
-				b = rawFloat64s(b, p.A)
-				b = rawFloat64s(b, p.B)
-			}
-			return b
-		}
-		dec = func(r *rawReader) any {
-			p := &Pairs{Pairs: make([]Pair, r.count(8))}
-			for i := range p.Pairs {
-				p.Pairs[i] = Pair{A: r.float64s(), B: r.float64s()}
-			}
-			return p
-		}
+		enc, dec = rawPairsCodec(v)
 	default:
 		return Ops{}, errUnsupported(c, v)
 	}
@@ -248,3 +164,117 @@ type DecodeError struct {
 }
 
 func (e *DecodeError) Error() string { return fmt.Sprintf("%s: malformed input: %v", e.Codec, e.Cause) }
+
+// rawPrimitiveCodec encodes and decodes a *Primitive.
+func rawPrimitiveCodec(v *Primitive) (enc func() []byte, dec func(r *rawReader) any) {
+	enc = func() []byte { return rawPrimitive(make([]byte, 0, rawPrimitiveSize(v)), v) }
+	dec = func(r *rawReader) any { p := r.primitive(); return &p }
+	return enc, dec
+}
+
+// rawMediumCodec encodes and decodes a *Medium.
+func rawMediumCodec(v *Medium) (enc func() []byte, dec func(r *rawReader) any) {
+	keys := sortedKeys(v.Metadata)
+	vals := make([]string, len(keys))
+	for i, k := range keys {
+		vals[i] = v.Metadata[k]
+	}
+	enc = func() []byte {
+		n := 4 + len(v.Name) + 4 + 4 + 8*len(v.Scores) + 4 + rawPrimitiveSize(&v.Nested)
+		for i := range keys {
+			n += 8 + len(keys[i]) + len(vals[i])
+		}
+		b := make([]byte, 0, n)
+		b = rawString(b, v.Name)
+		b = binary.LittleEndian.AppendUint32(b, uint32(v.ID))
+		b = rawFloat64s(b, v.Scores)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
+		for i := range keys {
+			b = rawString(b, keys[i])
+			b = rawString(b, vals[i])
+		}
+		return rawPrimitive(b, &v.Nested)
+	}
+	dec = func(r *rawReader) any {
+		m := &Medium{Name: r.string(), ID: r.int32(), Scores: r.float64s()}
+		n := r.count(8)
+		m.Metadata = make(map[string]string, n)
+		for range n {
+			k := r.string()
+			m.Metadata[k] = r.string()
+		}
+		m.Nested = r.primitive()
+		return m
+	}
+	return enc, dec
+}
+
+// rawLargeCodec encodes and decodes a *Large.
+func rawLargeCodec(v *Large) (enc func() []byte, dec func(r *rawReader) any) {
+	enc = func() []byte {
+		n := 4
+		for i := range v.Items {
+			n += 4 + len(v.Items[i].Name) + 4 + 8 + 4
+			for _, t := range v.Items[i].Tags {
+				n += 4 + len(t)
+			}
+		}
+		b := make([]byte, 0, n)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(v.Items)))
+		for i := range v.Items {
+			it := &v.Items[i]
+			b = rawString(b, it.Name)
+			b = binary.LittleEndian.AppendUint32(b, uint32(it.ID))
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(it.Score))
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(it.Tags)))
+			for _, t := range it.Tags {
+				b = rawString(b, t)
+			}
+		}
+		return b
+	}
+	dec = func(r *rawReader) any {
+		l := &Large{Items: make([]Item, r.count(4+4+8+4))}
+		for i := range l.Items {
+			it := &l.Items[i]
+			it.Name, it.ID, it.Score = r.string(), r.int32(), r.float64()
+			it.Tags = make([]string, r.count(4))
+			for j := range it.Tags {
+				it.Tags[j] = r.string()
+			}
+		}
+		return l
+	}
+	return enc, dec
+}
+
+// rawFloatsCodec encodes and decodes a *Floats.
+func rawFloatsCodec(v *Floats) (enc func() []byte, dec func(r *rawReader) any) {
+	enc = func() []byte { return rawFloat64s(make([]byte, 0, 4+8*len(v.Values)), v.Values) }
+	dec = func(r *rawReader) any { return &Floats{Values: r.float64s()} }
+	return enc, dec
+}
+
+// rawPairsCodec encodes and decodes a *Pairs.
+func rawPairsCodec(v *Pairs) (enc func() []byte, dec func(r *rawReader) any) {
+	enc = func() []byte {
+		n := 4
+		for _, p := range v.Pairs {
+			n += 8 + 8*(len(p.A)+len(p.B))
+		}
+		b := binary.LittleEndian.AppendUint32(make([]byte, 0, n), uint32(len(v.Pairs)))
+		for _, p := range v.Pairs {
+			b = rawFloat64s(b, p.A)
+			b = rawFloat64s(b, p.B)
+		}
+		return b
+	}
+	dec = func(r *rawReader) any {
+		p := &Pairs{Pairs: make([]Pair, r.count(8))}
+		for i := range p.Pairs {
+			p.Pairs[i] = Pair{A: r.float64s(), B: r.float64s()}
+		}
+		return p
+	}
+	return enc, dec
+}

@@ -15,70 +15,12 @@ import (
 // numeric-array datasets, one panel per operation, or returns nil when the
 // run has fewer than two such datasets with timings.
 func renderScaling(t *table) ([]byte, error) {
-	var datasets []string
-	for _, d := range t.datasets {
-		if t.elements[d] > 0 {
-			datasets = append(datasets, d)
-		}
-	}
-	slices.SortStableFunc(datasets, func(a, b string) int { return t.elements[a] - t.elements[b] })
-
-	type point struct {
-		x float64
-		s summary
-	}
-	get := func(c *cell, op string) *summary {
-		if op == results.OpSerialize {
-			return c.ser
-		}
-		return c.deser
-	}
-	// points[op][codec] are a codec's timings in order of size.
-	points := map[string]map[string][]point{}
-	var ops []string
-	sizes := map[float64]bool{}
-	ylo, yhi := math.Inf(1), math.Inf(-1)
-	perLo, perHi := math.Inf(1), math.Inf(-1) // ns per element
-	for _, op := range []string{results.OpSerialize, results.OpDeserialize} {
-		byCodec := map[string][]point{}
-		opSizes := map[float64]bool{}
-		for _, codec := range t.codecs {
-			for _, d := range datasets {
-				c := t.cell(codec, d)
-				if c == nil || get(c, op) == nil {
-					continue
-				}
-				s := *get(c, op)
-				x := float64(t.elements[d])
-				byCodec[codec] = append(byCodec[codec], point{x, s})
-				opSizes[x] = true
-			}
-		}
-		if len(opSizes) < 2 {
-			continue // one size shows no growth
-		}
-		ops = append(ops, op)
-		points[op] = byCodec
-		for x := range opSizes {
-			sizes[x] = true
-		}
-		for _, pts := range byCodec {
-			for _, p := range pts {
-				ylo, yhi = min(ylo, p.s.q1), max(yhi, p.s.q3)
-				perLo, perHi = min(perLo, p.s.median/p.x), max(perHi, p.s.median/p.x)
-			}
-		}
-	}
-	if len(ops) == 0 {
+	sc := collectScaling(t)
+	if len(sc.ops) == 0 {
 		return nil, nil
 	}
-	xlo, xhi := math.Inf(1), math.Inf(-1)
-	for x := range sizes {
-		xlo, xhi = min(xlo, x), max(xhi, x)
-	}
-	xmin, xmax := logBounds(xlo, xhi, 1.6, 2)
-	ymin, ymax := logBounds(ylo, yhi, 1.3, 10)
-
+	xmin, xmax := logBounds(sc.xlo, sc.xhi, 1.6, 2)
+	ymin, ymax := logBounds(sc.ylo, sc.yhi, 1.3, 10)
 	f := figure{
 		title:    "How cost grows with payload size (numeric arrays)",
 		subtitle: joinNonEmpty("median of "+t.samplesText()+", log-log", t.caption),
@@ -94,62 +36,139 @@ func renderScaling(t *table) ([]byte, error) {
 		},
 	}
 	inLegend := map[string]bool{}
-	for _, op := range ops {
-		p := newPlot()
-		p.Title.Text = op
-		p.Title.TextStyle = textStyle(12, true, textColor)
-		p.Title.TextStyle.XAlign, p.Title.TextStyle.YAlign = draw.XCenter, draw.YTop
-		p.Title.Padding = vg.Points(6)
-		p.X.Scale, p.Y.Scale = gplot.LogScale{}, gplot.LogScale{}
-		p.X.Tick.Marker, p.Y.Tick.Marker = countTicks, timeTicks
-		grid := plotter.NewGrid()
-		grid.Horizontal.Color, grid.Vertical.Color = gridColor, gridColor
-		// Guides only across the band the data spans, so they help read
-		// it without crowding the panel.
-		gd := &guides{lo: math.Floor(math.Log10(perLo)), hi: math.Ceil(math.Log10(perHi))}
-		p.Add(grid, gd)
-		for _, codec := range t.codecs {
-			pts := points[op][codec]
-			if len(pts) == 0 {
-				continue
-			}
-			xys := make(plotter.XYs, len(pts))
-			errs := make(plotter.YErrors, len(pts))
-			for i, pt := range pts {
-				xys[i] = plotter.XY{X: pt.x, Y: pt.s.median}
-				errs[i].Low, errs[i].High = pt.s.median-pt.s.q1, pt.s.q3-pt.s.median
-			}
-			clr := t.codecColor(codec)
-			line, scatter, err := plotter.NewLinePoints(xys)
-			if err != nil {
-				return nil, err
-			}
-			line.LineStyle = draw.LineStyle{Color: clr, Width: vg.Points(1.5)}
-			scatter.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: vg.Points(3.5), Shape: t.codecGlyph(codec)}
-			bars, err := plotter.NewYErrorBars(struct {
-				plotter.XYs
-				plotter.YErrors
-			}{xys, errs})
-			if err != nil {
-				return nil, err
-			}
-			bars.LineStyle = draw.LineStyle{Color: clr, Width: vg.Points(1)}
-			bars.CapWidth = vg.Points(4)
-			p.Add(line, bars, scatter)
-			gd.avoid = append(gd.avoid, xys)
-			for i, xy := range xys {
-				gd.avoid = append(gd.avoid, plotter.XYs{{X: xy.X, Y: pts[i].s.q1}, {X: xy.X, Y: pts[i].s.q3}})
-			}
-			if !inLegend[codec] {
-				inLegend[codec] = true
-				f.legend.Add(codec, line, scatter)
-			}
+	for _, op := range sc.ops {
+		p, err := scalingPanel(t, sc, op, &f, inLegend)
+		if err != nil {
+			return nil, err
 		}
 		// Fixed, shared ranges, so the panels compare at a glance.
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin, xmax, ymin, ymax
 		f.panels = append(f.panels, panel{plot: p, xLabel: "payload elements (doubles, k = 1024)", yLabel: "time per operation"})
 	}
 	return f.render()
+}
+
+// scalePoint is one codec's timing on one dataset of the numeric family.
+type scalePoint struct {
+	x float64 // elements
+	s summary
+}
+
+// scaling is what the scaling chart shows: per operation and codec the
+// timings in order of size, and the ranges they span.
+type scaling struct {
+	ops    []string
+	points map[string]map[string][]scalePoint // op, codec
+	// xlo..xhi are the element counts, ylo..yhi the timings (quartiles),
+	// perLo..perHi the nanoseconds per element.
+	xlo, xhi, ylo, yhi, perLo, perHi float64
+}
+
+// collectScaling gathers the numeric datasets' timings by operation and
+// codec; an operation measured at fewer than two sizes shows no growth
+// and is left out.
+func collectScaling(t *table) scaling {
+	var datasets []string
+	for _, d := range t.datasets {
+		if t.elements[d] > 0 {
+			datasets = append(datasets, d)
+		}
+	}
+	slices.SortStableFunc(datasets, func(a, b string) int { return t.elements[a] - t.elements[b] })
+	get := func(c *cell, op string) *summary {
+		if op == results.OpSerialize {
+			return c.ser
+		}
+		return c.deser
+	}
+	inf := math.Inf(1)
+	sc := scaling{points: map[string]map[string][]scalePoint{}, xlo: inf, xhi: -inf, ylo: inf, yhi: -inf, perLo: inf, perHi: -inf}
+	for _, op := range []string{results.OpSerialize, results.OpDeserialize} {
+		byCodec := map[string][]scalePoint{}
+		opSizes := map[float64]bool{}
+		for _, codec := range t.codecs {
+			for _, d := range datasets {
+				c := t.cell(codec, d)
+				if c == nil || get(c, op) == nil {
+					continue
+				}
+				x := float64(t.elements[d])
+				byCodec[codec] = append(byCodec[codec], scalePoint{x, *get(c, op)})
+				opSizes[x] = true
+			}
+		}
+		if len(opSizes) < 2 {
+			continue // one size shows no growth
+		}
+		sc.ops = append(sc.ops, op)
+		sc.points[op] = byCodec
+		for x := range opSizes {
+			sc.xlo, sc.xhi = min(sc.xlo, x), max(sc.xhi, x)
+		}
+		for _, pts := range byCodec {
+			for _, p := range pts {
+				sc.ylo, sc.yhi = min(sc.ylo, p.s.q1), max(sc.yhi, p.s.q3)
+				sc.perLo, sc.perHi = min(sc.perLo, p.s.median/p.x), max(sc.perHi, p.s.median/p.x)
+			}
+		}
+	}
+	return sc
+}
+
+// scalingPanel draws one operation's panel: a line with quartile whiskers
+// per codec over slope-1 guides; each codec joins the legend once.
+func scalingPanel(t *table, sc scaling, op string, f *figure, inLegend map[string]bool) (*gplot.Plot, error) {
+	p := newPlot()
+	p.Title.Text = op
+	p.Title.TextStyle = textStyle(12, true, textColor)
+	p.Title.TextStyle.XAlign, p.Title.TextStyle.YAlign = draw.XCenter, draw.YTop
+	p.Title.Padding = vg.Points(6)
+	p.X.Scale, p.Y.Scale = gplot.LogScale{}, gplot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = countTicks, timeTicks
+	grid := plotter.NewGrid()
+	grid.Horizontal.Color, grid.Vertical.Color = gridColor, gridColor
+	// Guides only across the band the data spans, so they help read it
+	// without crowding the panel.
+	gd := &guides{lo: math.Floor(math.Log10(sc.perLo)), hi: math.Ceil(math.Log10(sc.perHi))}
+	p.Add(grid, gd)
+	for _, codec := range t.codecs {
+		pts := sc.points[op][codec]
+		if len(pts) == 0 {
+			continue
+		}
+		xys := make(plotter.XYs, len(pts))
+		errs := make(plotter.YErrors, len(pts))
+		for i, pt := range pts {
+			xys[i] = plotter.XY{X: pt.x, Y: pt.s.median}
+			errs[i].Low, errs[i].High = pt.s.median-pt.s.q1, pt.s.q3-pt.s.median
+		}
+		clr := t.codecColor(codec)
+		line, scatter, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, err
+		}
+		line.LineStyle = draw.LineStyle{Color: clr, Width: vg.Points(1.5)}
+		scatter.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: vg.Points(3.5), Shape: t.codecGlyph(codec)}
+		bars, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{xys, errs})
+		if err != nil {
+			return nil, err
+		}
+		bars.LineStyle = draw.LineStyle{Color: clr, Width: vg.Points(1)}
+		bars.CapWidth = vg.Points(4)
+		p.Add(line, bars, scatter)
+		gd.avoid = append(gd.avoid, xys)
+		for i, xy := range xys {
+			gd.avoid = append(gd.avoid, plotter.XYs{{X: xy.X, Y: pts[i].s.q1}, {X: xy.X, Y: pts[i].s.q3}})
+		}
+		if !inLegend[codec] {
+			inLegend[codec] = true
+			f.legend.Add(codec, line, scatter)
+		}
+	}
+	return p, nil
 }
 
 // guides draws dashed slope-1 lines of constant time per element (10^lo,
