@@ -22,7 +22,7 @@ func cmdWorker(ctx context.Context, e *env, args []string) error {
 	if c.Filter != "" {
 		sel.Filter = regexp.MustCompile(c.Filter) // checked by config
 	}
-	benches, err := bench.Prepare(sel, bench.Codecs(), bench.Datasets())
+	benches, err := bench.Prepare(sel, bench.Datasets())
 	if err != nil {
 		return badInput{err}
 	}

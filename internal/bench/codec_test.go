@@ -1,67 +1,49 @@
 package bench
 
 import (
+	"bytes"
 	"errors"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/wirebench/wirebench/matrix"
 )
 
-// roundTripValues are one value of every canonical type. The opt-in
-// datasets are represented by small instances of their types.
-func roundTripValues() map[string]any {
-	vals := map[string]any{}
+// roundTripDatasets are the default datasets and a small instance of the
+// opt-in pairs type.
+func roundTripDatasets() []Dataset {
+	var out []Dataset
 	for _, d := range Datasets() {
 		if !d.OptIn {
-			vals[d.Name] = d.New()
+			out = append(out, d)
 		}
 	}
-	vals["pairs-3x1000"] = NewPairs(3, 1000)
-	return vals
+	return append(out, Dataset{Name: "pairs-3x1000", Message: func() *matrix.Message { return pairsMessage(NewPairs(3, 1000)) }, Raw: rawPairsCodec})
 }
 
-// TestRoundTrip checks that every codec decodes every dataset to a value
-// equal to the one it encoded, and that Decode's checksum agrees.
+// TestRoundTrip: every codec decodes every dataset to a value equal to the
+// one it encoded (matrix.Prepare checks it field by field), every timed
+// decode reads back the message's checksum, and the Go and protobuf
+// checksums of one message agree.
 func TestRoundTrip(t *testing.T) {
-	for name, v := range roundTripValues() {
-		want := Checksum(v)
-		for _, c := range Codecs() {
-			t.Run(c.Name()+"/"+name, func(t *testing.T) {
-				ops, err := c.Bind(v)
-				if err != nil {
-					t.Fatalf("Bind: %v", err)
-				}
-				enc, err := ops.Encode()
-				if err != nil {
-					t.Fatalf("Encode: %v", err)
-				}
-				got, err := ops.Canonical(cloneBytes(enc))
-				if err != nil {
-					t.Fatalf("decode: %v", err)
-				}
-				if !reflect.DeepEqual(got, v) {
-					t.Errorf("decoded value differs from the encoded one:\n got %+v\nwant %+v", abbreviate(got), abbreviate(v))
-				}
-				sum, err := ops.Decode(enc)
-				if err != nil {
-					t.Fatalf("Decode: %v", err)
-				}
-				if sum != want {
-					t.Errorf("Decode checksum %x, want %x", sum, want)
-				}
-			})
+	for _, d := range roundTripDatasets() {
+		m := d.Message()
+		benches, err := matrix.Prepare(d.Name, m, "", d.Codecs()...)
+		if err != nil {
+			t.Fatalf("%s: %v", d.Name, err)
+		}
+		if len(benches) != 2*len(d.Codecs()) {
+			t.Errorf("%s: %d benchmarks, want %d", d.Name, len(benches), 2*len(d.Codecs()))
+		}
+		for _, b := range benches {
+			if err := b.Loop(2); err != nil {
+				t.Errorf("%s: %v", b.Name, err)
+			}
+		}
+		if m.Sum(m.Value) != m.SumProto(m.Proto) {
+			t.Errorf("%s: the Go value's checksum %x differs from the protobuf message's %x", d.Name, m.Sum(m.Value), m.SumProto(m.Proto))
 		}
 	}
-}
-
-func abbreviate(v any) any {
-	switch v := v.(type) {
-	case *Floats:
-		return len(v.Values)
-	case *Pairs:
-		return len(v.Pairs)
-	}
-	return v
 }
 
 // TestSizes reproduces the encoded sizes of the Go table of the suite
@@ -75,7 +57,7 @@ func TestSizes(t *testing.T) {
 		// The floats family: payload plus framing.
 		"raw": {"floats-1k": 4 + 8*1024},
 	}
-	benches, err := Prepare(Selection{}, Codecs(), Datasets())
+	benches, err := Prepare(Selection{}, Datasets())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,26 +80,27 @@ func TestSizes(t *testing.T) {
 // TestDecodeMalformed feeds every codec truncated and corrupted input: it
 // must return an error or a value, never panic or hang.
 func TestDecodeMalformed(t *testing.T) {
-	for name, v := range roundTripValues() {
-		if name == "floats-1m" || name == "floats-64k" {
+	for _, d := range roundTripDatasets() {
+		if d.Name == "floats-1m" || d.Name == "floats-64k" {
 			continue // same type as floats-1k, only slower
 		}
-		for _, c := range Codecs() {
-			ops, err := c.Bind(v)
+		m := d.Message()
+		for _, c := range d.Codecs() {
+			ops, err := c.Bind(m)
 			if err != nil {
 				t.Fatal(err)
 			}
 			enc, _ := ops.Encode()
-			enc = cloneBytes(enc)
+			enc = bytes.Clone(enc)
 			inputs := [][]byte{nil, enc[:len(enc)/2], enc[:1]}
-			flipped := cloneBytes(enc)
+			flipped := bytes.Clone(enc)
 			flipped[len(flipped)/3] ^= 0xff
 			inputs = append(inputs, flipped)
 			for i, in := range inputs {
 				func() {
 					defer func() {
 						if r := recover(); r != nil {
-							t.Errorf("%s/%s input %d: panic: %v", c.Name(), name, i, r)
+							t.Errorf("%s/%s input %d: panic: %v", c.Name(), d.Name, i, r)
 						}
 					}()
 					ops.Decode(in)
@@ -127,13 +110,19 @@ func TestDecodeMalformed(t *testing.T) {
 	}
 }
 
+// TestPrepareDetectsBrokenCodec: a codec whose decoding loses a field
+// stops the suite, naming the codec, the dataset and the field.
 func TestPrepareDetectsBrokenCodec(t *testing.T) {
-	_, err := Prepare(Selection{}, []Codec{brokenCodec{}}, Datasets()[:1])
+	d := Datasets()[0]
+	d.Raw = brokenCodec{}
+	_, err := Prepare(Selection{}, []Dataset{d})
 	if err == nil {
 		t.Fatal("Prepare accepted a codec whose decoding loses a field")
 	}
-	if !strings.Contains(err.Error(), "the codec is broken") {
-		t.Errorf("error %q does not say the codec is broken", err)
+	for _, want := range []string{"codec broken", "dataset small", "BoolVal: got false, want true"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
 	}
 }
 
@@ -141,36 +130,33 @@ func TestPrepareDetectsBrokenCodec(t *testing.T) {
 type brokenCodec struct{}
 
 func (brokenCodec) Name() string { return "broken" }
-func (brokenCodec) Bind(v any) (Ops, error) {
-	ops, err := Raw{}.Bind(v)
+func (brokenCodec) Bind(m *matrix.Message) (matrix.Ops, error) {
+	ops, err := rawPrimitiveCodec.Bind(m)
 	if err != nil {
-		return Ops{}, err
+		return matrix.Ops{}, err
 	}
-	return Ops{
-		Encode: ops.Encode,
-		Decode: func(b []byte) (uint64, error) {
-			out, err := ops.Canonical(b)
-			if err != nil {
-				return 0, err
-			}
-			p := *out.(*Primitive)
-			p.BoolVal = !p.BoolVal
-			return Checksum(&p), nil
-		},
-		Canonical: ops.Canonical,
-	}, nil
+	decode := ops.Decode
+	ops.Decode = func(b []byte) (any, error) {
+		v, err := decode(b)
+		if err != nil {
+			return nil, err
+		}
+		p := *v.(*Primitive)
+		p.BoolVal = false
+		return &p, nil
+	}
+	return ops, nil
 }
 
-func TestBindUnsupported(t *testing.T) {
-	for _, c := range Codecs() {
-		if _, err := c.Bind(struct{}{}); err == nil {
-			t.Errorf("%s: Bind of an unknown type succeeded", c.Name())
-		}
+// TestRawOtherType: a raw codec does not apply to another dataset's type.
+func TestRawOtherType(t *testing.T) {
+	if _, err := rawFloatsCodec.Bind(smallMessage(NewSmall())); !errors.Is(err, matrix.ErrNotApplicable) {
+		t.Errorf("raw floats on the small message: %v", err)
 	}
 }
 
 func TestRawRejectsHugeCount(t *testing.T) {
-	ops, err := Raw{}.Bind(NewFloats(4))
+	ops, err := rawFloatsCodec.Bind(floatsMessage(NewFloats(4)))
 	if err != nil {
 		t.Fatal(err)
 	}

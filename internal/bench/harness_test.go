@@ -275,7 +275,7 @@ func TestWarmupBatches(t *testing.T) {
 // whole harness.
 func TestSuiteRuns(t *testing.T) {
 	sel := Selection{Filter: mustCompile(t, "codec=(protobuf|msgpack)/dataset=small$")}
-	benches, err := Prepare(sel, Codecs(), Datasets())
+	benches, err := Prepare(sel, Datasets())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,56 +5,45 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/wirebench/wirebench/matrix"
 )
 
-// Raw is a hand-written length-prefixed binary encoding: fixed-width
+// raw is the hand-written floor codec of one dataset type: fixed-width
 // little-endian numbers, a uint32 length before every string and array,
 // map entries in sorted key order. It has no schema evolution, no field
 // tags and no reflection, which makes it the floor the real codecs are
-// measured against (like the hand-rolled algorithms of the Perl
-// comparison wirebench grew from). Encode sizes the buffer exactly first.
-type Raw struct{}
+// measured against (like the hand-rolled algorithms of the Perl comparison
+// wirebench grew from). Encode sizes the buffer exactly first. Each
+// dataset's file gives bind, which prepares a value (sorted keys, say)
+// and returns its encoder and decoder.
+type raw[T any] struct {
+	bind func(v *T) (enc func() []byte, dec func(r *rawReader) *T)
+}
 
-func (Raw) Name() string { return "raw" }
+func (raw[T]) Name() string { return "raw" }
 
-func (c Raw) Bind(v any) (Ops, error) {
-	var enc func() []byte
-	var dec func(r *rawReader) any
-	switch v := v.(type) {
-	case *Primitive:
-		enc, dec = rawPrimitiveCodec(v)
-	case *Medium:
-		enc, dec = rawMediumCodec(v)
-	case *Large:
-		enc, dec = rawLargeCodec(v)
-	case *Floats:
-		enc, dec = rawFloatsCodec(v)
-	case *Pairs:
-		enc, dec = rawPairsCodec(v)
-	default:
-		return Ops{}, errUnsupported(c, v)
+func (c raw[T]) Bind(m *matrix.Message) (matrix.Ops, error) {
+	v, ok := m.Value.(*T)
+	if !ok {
+		return matrix.Ops{}, fmt.Errorf("%w: raw encodes a %T, not a %T", matrix.ErrNotApplicable, v, m.Value)
 	}
-	decode := func(b []byte) (any, error) {
-		r := rawReader{b: b}
-		out := dec(&r)
-		if r.err == nil && len(r.b) != 0 {
-			r.err = fmt.Errorf("%d trailing bytes", len(r.b))
-		}
-		if r.err != nil {
-			return nil, &DecodeError{Codec: "raw", Cause: r.err}
-		}
-		return out, nil
-	}
-	return Ops{
+	enc, dec := c.bind(v)
+	return matrix.Ops{
 		Encode: func() ([]byte, error) { return enc(), nil },
-		Decode: func(b []byte) (uint64, error) {
-			out, err := decode(b)
-			if err != nil {
-				return 0, err
+		Decode: func(b []byte) (any, error) {
+			r := rawReader{b: b}
+			out := dec(&r)
+			if r.err == nil && len(r.b) != 0 {
+				r.err = fmt.Errorf("%d trailing bytes", len(r.b))
 			}
-			return Checksum(out), nil
+			if r.err != nil {
+				return nil, &DecodeError{Codec: "raw", Cause: r.err}
+			}
+			return out, nil
 		},
-		Canonical: decode,
+		Check: m.CheckValue,
+		Sum:   m.Sum,
 	}, nil
 }
 
@@ -164,117 +153,3 @@ type DecodeError struct {
 }
 
 func (e *DecodeError) Error() string { return fmt.Sprintf("%s: malformed input: %v", e.Codec, e.Cause) }
-
-// rawPrimitiveCodec encodes and decodes a *Primitive.
-func rawPrimitiveCodec(v *Primitive) (enc func() []byte, dec func(r *rawReader) any) {
-	enc = func() []byte { return rawPrimitive(make([]byte, 0, rawPrimitiveSize(v)), v) }
-	dec = func(r *rawReader) any { p := r.primitive(); return &p }
-	return enc, dec
-}
-
-// rawMediumCodec encodes and decodes a *Medium.
-func rawMediumCodec(v *Medium) (enc func() []byte, dec func(r *rawReader) any) {
-	keys := sortedKeys(v.Metadata)
-	vals := make([]string, len(keys))
-	for i, k := range keys {
-		vals[i] = v.Metadata[k]
-	}
-	enc = func() []byte {
-		n := 4 + len(v.Name) + 4 + 4 + 8*len(v.Scores) + 4 + rawPrimitiveSize(&v.Nested)
-		for i := range keys {
-			n += 8 + len(keys[i]) + len(vals[i])
-		}
-		b := make([]byte, 0, n)
-		b = rawString(b, v.Name)
-		b = binary.LittleEndian.AppendUint32(b, uint32(v.ID))
-		b = rawFloat64s(b, v.Scores)
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(keys)))
-		for i := range keys {
-			b = rawString(b, keys[i])
-			b = rawString(b, vals[i])
-		}
-		return rawPrimitive(b, &v.Nested)
-	}
-	dec = func(r *rawReader) any {
-		m := &Medium{Name: r.string(), ID: r.int32(), Scores: r.float64s()}
-		n := r.count(8)
-		m.Metadata = make(map[string]string, n)
-		for range n {
-			k := r.string()
-			m.Metadata[k] = r.string()
-		}
-		m.Nested = r.primitive()
-		return m
-	}
-	return enc, dec
-}
-
-// rawLargeCodec encodes and decodes a *Large.
-func rawLargeCodec(v *Large) (enc func() []byte, dec func(r *rawReader) any) {
-	enc = func() []byte {
-		n := 4
-		for i := range v.Items {
-			n += 4 + len(v.Items[i].Name) + 4 + 8 + 4
-			for _, t := range v.Items[i].Tags {
-				n += 4 + len(t)
-			}
-		}
-		b := make([]byte, 0, n)
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(v.Items)))
-		for i := range v.Items {
-			it := &v.Items[i]
-			b = rawString(b, it.Name)
-			b = binary.LittleEndian.AppendUint32(b, uint32(it.ID))
-			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(it.Score))
-			b = binary.LittleEndian.AppendUint32(b, uint32(len(it.Tags)))
-			for _, t := range it.Tags {
-				b = rawString(b, t)
-			}
-		}
-		return b
-	}
-	dec = func(r *rawReader) any {
-		l := &Large{Items: make([]Item, r.count(4+4+8+4))}
-		for i := range l.Items {
-			it := &l.Items[i]
-			it.Name, it.ID, it.Score = r.string(), r.int32(), r.float64()
-			it.Tags = make([]string, r.count(4))
-			for j := range it.Tags {
-				it.Tags[j] = r.string()
-			}
-		}
-		return l
-	}
-	return enc, dec
-}
-
-// rawFloatsCodec encodes and decodes a *Floats.
-func rawFloatsCodec(v *Floats) (enc func() []byte, dec func(r *rawReader) any) {
-	enc = func() []byte { return rawFloat64s(make([]byte, 0, 4+8*len(v.Values)), v.Values) }
-	dec = func(r *rawReader) any { return &Floats{Values: r.float64s()} }
-	return enc, dec
-}
-
-// rawPairsCodec encodes and decodes a *Pairs.
-func rawPairsCodec(v *Pairs) (enc func() []byte, dec func(r *rawReader) any) {
-	enc = func() []byte {
-		n := 4
-		for _, p := range v.Pairs {
-			n += 8 + 8*(len(p.A)+len(p.B))
-		}
-		b := binary.LittleEndian.AppendUint32(make([]byte, 0, n), uint32(len(v.Pairs)))
-		for _, p := range v.Pairs {
-			b = rawFloat64s(b, p.A)
-			b = rawFloat64s(b, p.B)
-		}
-		return b
-	}
-	dec = func(r *rawReader) any {
-		p := &Pairs{Pairs: make([]Pair, r.count(8))}
-		for i := range p.Pairs {
-			p.Pairs[i] = Pair{A: r.float64s(), B: r.float64s()}
-		}
-		return p
-	}
-	return enc, dec
-}

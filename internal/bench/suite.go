@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/matrix"
 )
 
 // Operations, as results name them.
@@ -29,7 +30,7 @@ type Benchmark struct {
 	Size int
 	// loop runs the operation n times and checks every result: the
 	// encoded size must not change and every decode must read back the
-	// checksum of the value encoded.
+	// checksum of the message.
 	loop func(n int) error
 }
 
@@ -66,14 +67,25 @@ func (s Selection) match(name string) bool {
 	return (s.Filter == nil || s.Filter.MatchString(name)) && (s.Only == nil || s.Only(name))
 }
 
+// codecs are the codecs of d that sel selects a benchmark of.
+func (s Selection) codecs(d Dataset) []matrix.Codec {
+	var out []matrix.Codec
+	for _, c := range d.Codecs() {
+		if s.match(Name(OpSerialize, c.Name(), d.Name)) || s.match(Name(OpDeserialize, c.Name(), d.Name)) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // Names lists the benchmarks sel selects, without preparing any.
-func Names(sel Selection, codecs []Codec, datasets []Dataset) []string {
+func Names(sel Selection, datasets []Dataset) []string {
 	var out []string
 	for _, d := range datasets {
 		if !sel.includesDataset(d) {
 			continue
 		}
-		for _, c := range codecs {
+		for _, c := range d.Codecs() {
 			for _, op := range []string{OpSerialize, OpDeserialize} {
 				if n := Name(op, c.Name(), d.Name); sel.match(n) {
 					out = append(out, n)
@@ -84,35 +96,29 @@ func Names(sel Selection, codecs []Codec, datasets []Dataset) []string {
 	return out
 }
 
-// Prepare builds the selected benchmarks of the suite: for every dataset
-// and codec it binds the value, encodes it once, and checks that decoding
-// reads back what was encoded. A codec that fails that check is an error:
-// a fast wrong codec is a bug, not a result.
-func Prepare(sel Selection, codecs []Codec, datasets []Dataset) ([]*Benchmark, error) {
+// Prepare builds the selected benchmarks of the suite with the matrix
+// package: for every dataset and codec it binds the message, encodes it
+// once, and checks that decoding gives it back. A codec that fails that
+// check is an error naming the field: a fast wrong codec is a bug, not a
+// result.
+func Prepare(sel Selection, datasets []Dataset) ([]*Benchmark, error) {
 	var out []*Benchmark
 	for _, d := range datasets {
 		if !sel.includesDataset(d) {
 			continue
 		}
-		var value any
-		var want uint64
-		for _, c := range codecs {
-			ser, de := Name(OpSerialize, c.Name(), d.Name), Name(OpDeserialize, c.Name(), d.Name)
-			if !sel.match(ser) && !sel.match(de) {
-				continue
-			}
-			if value == nil {
-				value = d.New()
-				want = Checksum(value)
-			}
-			bs, err := prepareOne(c, d.Name, value, want)
-			if err != nil {
-				return nil, err
-			}
-			for _, b := range bs {
-				if sel.match(b.Name) {
-					out = append(out, b)
-				}
+		codecs := sel.codecs(d)
+		if len(codecs) == 0 {
+			continue
+		}
+		prepared, err := matrix.Prepare(d.Name, d.Message(), "", codecs...)
+		if err != nil {
+			return nil, fmt.Errorf("prepare: %w", err)
+		}
+		for _, p := range prepared {
+			b := &Benchmark{Name: Name(p.Op, p.Codec, d.Name), Codec: p.Codec, Dataset: d.Name, Op: p.Op, Size: p.Size, loop: p.Loop}
+			if sel.match(b.Name) {
+				out = append(out, b)
 			}
 		}
 	}
@@ -122,65 +128,9 @@ func Prepare(sel Selection, codecs []Codec, datasets []Dataset) ([]*Benchmark, e
 	return out, nil
 }
 
-func prepareOne(c Codec, dataset string, value any, want uint64) ([]*Benchmark, error) {
-	ops, err := c.Bind(value)
-	if err != nil {
-		return nil, fmt.Errorf("prepare %s/%s: %w", c.Name(), dataset, err)
-	}
-	enc, err := ops.Encode()
-	if err != nil {
-		return nil, fmt.Errorf("prepare %s/%s: encode: %w", c.Name(), dataset, err)
-	}
-	encoded := cloneBytes(enc)
-	got, err := ops.Decode(encoded)
-	if err != nil {
-		return nil, fmt.Errorf("prepare %s/%s: decode: %w", c.Name(), dataset, err)
-	}
-	if got != want {
-		return nil, fmt.Errorf("prepare %s/%s: decoding does not read back the encoded value (checksum %x, want %x): the codec is broken", c.Name(), dataset, got, want)
-	}
-	size := len(encoded)
-	ser := &Benchmark{
-		Name: Name(OpSerialize, c.Name(), dataset), Codec: c.Name(), Dataset: dataset, Op: OpSerialize, Size: size,
-		loop: func(n int) error {
-			for range n {
-				b, err := ops.Encode()
-				if err != nil {
-					return err
-				}
-				if len(b) != size {
-					return fmt.Errorf("encoded size changed from %d to %d bytes", size, len(b))
-				}
-			}
-			return nil
-		},
-	}
-	de := &Benchmark{
-		Name: Name(OpDeserialize, c.Name(), dataset), Codec: c.Name(), Dataset: dataset, Op: OpDeserialize, Size: size,
-		loop: func(n int) error {
-			for range n {
-				sum, err := ops.Decode(encoded)
-				if err != nil {
-					return err
-				}
-				if sum != want {
-					return fmt.Errorf("decoded checksum %x, want %x", sum, want)
-				}
-			}
-			return nil
-		},
-	}
-	return []*Benchmark{ser, de}, nil
-}
-
 // Loop runs b's operation n times, untimed. It is what go test -bench and
 // the A/B worker drive.
-func (b *Benchmark) Loop(n int) error {
-	if err := b.loop(n); err != nil {
-		return fmt.Errorf("%s: %w", b.Name, err)
-	}
-	return nil
-}
+func (b *Benchmark) Loop(n int) error { return b.loop(n) }
 
 // Axes are every codec and dataset of the suite, in report order, for
 // results: charts order and colour by them.

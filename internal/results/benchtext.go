@@ -93,8 +93,9 @@ func addResult(res *Results, index map[string]int, rec *benchfmt.Result) error {
 }
 
 // NameParts returns the codec, the dataset and the operation a benchmark
-// name such as "BenchmarkSerialize/codec=protobuf/dataset=small" names,
-// "" for each it does not.
+// name such as "BenchmarkSerialize/codec=protobuf/dataset=small" (the
+// embedded suite) or "BenchmarkWire/codec=protobuf/dataset=order/op=serialize"
+// (the matrix package) names, "" for each it does not.
 func NameParts(name string) (codec, dataset, op string) {
 	base, parts := benchfmt.Name(name).Parts()
 	switch strings.TrimPrefix(string(base), "Benchmark") {
@@ -110,6 +111,10 @@ func NameParts(name string) (codec, dataset, op string) {
 				codec = v
 			case "dataset":
 				dataset = v
+			case "op":
+				if v == OpSerialize || v == OpDeserialize {
+					op = v
+				}
 			}
 		}
 	}

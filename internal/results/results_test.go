@@ -202,3 +202,19 @@ func TestEnvDiff(t *testing.T) {
 		t.Errorf("diff = %v", d)
 	}
 }
+
+func TestNameParts(t *testing.T) {
+	tests := []struct{ name, codec, dataset, op string }{
+		{"BenchmarkSerialize/codec=protobuf/dataset=small", "protobuf", "small", OpSerialize},
+		{"BenchmarkDeserialize/codec=raw/dataset=floats-1k", "raw", "floats-1k", OpDeserialize},
+		{"BenchmarkWire/codec=json/dataset=order/op=deserialize", "json", "order", OpDeserialize},
+		{"BenchmarkWire/codec=json/dataset=order/op=encode", "json", "order", ""},
+		{"BenchmarkMarshal/size=10", "", "", ""},
+	}
+	for _, tt := range tests {
+		c, d, o := NameParts(tt.name)
+		if c != tt.codec || d != tt.dataset || o != tt.op {
+			t.Errorf("%s: %q %q %q, want %q %q %q", tt.name, c, d, o, tt.codec, tt.dataset, tt.op)
+		}
+	}
+}

@@ -48,7 +48,7 @@ func (e Embedded) Results(ctx context.Context, p Plan) (*results.Results, []stri
 	var partition string
 	var suiteSize int
 	if !spec.Whole() {
-		names := bench.Names(sel, bench.Codecs(), bench.Datasets())
+		names := bench.Names(sel, bench.Datasets())
 		assign := shard.Assign(names, spec.Count, shardCosts(p))
 		partition, suiteSize = shard.PartitionID(assign, spec.Count), len(names)
 		sel.Only = func(name string) bool { return assign[name] == spec.Index }
@@ -67,7 +67,7 @@ func (e Embedded) Results(ctx context.Context, p Plan) (*results.Results, []stri
 		}
 		fmt.Fprintf(p.progress(), "wirebench: shard %s of %d benchmarks, %s\n", spec, len(names), how)
 	}
-	benches, err := bench.Prepare(sel, bench.Codecs(), bench.Datasets())
+	benches, err := bench.Prepare(sel, bench.Datasets())
 	if err != nil {
 		return nil, nil, err
 	}
