@@ -25,10 +25,14 @@ func (c Protobuf) Bind(m *Message) (Ops, error) {
 		return Ops{}, fmt.Errorf("%w: protobuf needs Message.Proto, the message as generated code", ErrNotApplicable)
 	}
 	msg := m.Proto
+	fresh := m.NewProto
+	if fresh == nil {
+		fresh = func() proto.Message { return msg.ProtoReflect().New().Interface() }
+	}
 	ops := Ops{
 		Encode: func() ([]byte, error) { return proto.Marshal(msg) },
 		Decode: func(b []byte) (any, error) {
-			out := msg.ProtoReflect().New().Interface()
+			out := fresh()
 			if err := proto.Unmarshal(b, out); err != nil {
 				return nil, err
 			}
@@ -123,6 +127,9 @@ func reflectOps(name string, m *Message, marshal func(any) ([]byte, error), unma
 		elem := t.Elem()
 		fresh = func() any { return reflect.New(elem).Interface() }
 		deref = func(p any) any { return p }
+		if m.New != nil {
+			fresh = m.New
+		}
 	}
 	v := m.Value
 	return Ops{

@@ -23,9 +23,10 @@ import (
 type abRun struct {
 	Target     ab.Target
 	Base, Head string // source trees
-	Filter     string
-	AA         bool
-	Options    ab.Options
+	// Filter is the selection, recorded with the results.
+	Filter  string
+	AA      bool
+	Options ab.Options
 	// BaseCommit and HeadCommit, when set, are recorded as the builds'
 	// commits (the action knows them from the event).
 	BaseCommit, HeadCommit string
@@ -48,13 +49,18 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	src := source.Embedded{}
+	src := commandSource(c, e).(source.Buildable)
+	target := src.Target(plan(e, c, true))
 	for _, d := range []struct{ flag, dir string }{{"--base", c.BasePath}, {"--head", c.HeadPath}} {
-		if err := src.Target().CheckTree(d.dir); err != nil {
+		if err := target.CheckTree(d.dir); err != nil {
 			return badInputf("%s %s: %w", d.flag, d.dir, err)
 		}
 	}
-	o, err := runAB(ctx, e.stderr, abFromConfig(e, c, src.Target()))
+	r := abFromConfig(e, c, target)
+	if c.Bench != "" {
+		r.Filter = c.Bench
+	}
+	o, err := runAB(ctx, e.stderr, r)
 	if err != nil {
 		return err
 	}
@@ -81,20 +87,20 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
 	}
 	defer os.RemoveAll(dir)
-	bins := map[string]string{}
+	progs := map[string]ab.Program{}
 	for _, side := range []struct{ label, tree string }{{"base", r.Base}, {"head", r.Head}} {
 		t0 := time.Now()
-		bin := filepath.Join(dir, side.label, "action")
-		if err := r.Target.Build(ctx, side.tree, bin); err != nil {
-			return nil, err
+		prog, err := r.Target.Build(ctx, side.tree, filepath.Join(dir, side.label))
+		if err != nil {
+			return nil, &sideError{side.label, err}
 		}
-		bins[side.label] = bin
+		progs[side.label] = prog
 		fmt.Fprintf(progress, "wirebench: ab: built the %s (%s) in %s\n", side.label, side.tree, time.Since(t0).Round(100*time.Millisecond))
 	}
 	built := time.Since(start)
 
-	spawn := ab.Processes(bins["base"], bins["head"], ab.StartOptions{
-		Target: r.Target, Dir: dir, Filter: r.Filter, AA: r.AA, Stderr: progress,
+	spawn := ab.Processes(progs["base"], progs["head"], ab.StartOptions{
+		Dir: filepath.Join(dir, "run"), AA: r.AA, Stderr: progress,
 		BaseEnv: environWith("GITHUB_SHA", r.BaseCommit), HeadEnv: environWith("GITHUB_SHA", r.HeadCommit),
 	})
 	o, err := ab.Run(ctx, spawn, r.Options)
@@ -118,6 +124,15 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		o.Rounds, o.Generations, o.ConfirmRounds, o.ConfirmGenerations, o.Collections)
 	return o, nil
 }
+
+// sideError is a failure of one build, the base or the head, to build.
+type sideError struct {
+	side string
+	err  error
+}
+
+func (e *sideError) Error() string { return e.err.Error() }
+func (e *sideError) Unwrap() error { return e.err }
 
 // environWith returns the process environment with key set to value, or
 // removed when value is "" (internal/ab drops the secrets from it before a

@@ -92,6 +92,8 @@ func actionSource(c *config.Config, ev *event.Event, getenv func(string) string)
 		return source.Shards{Paths: []string{c.MergePath}, Partial: c.MergePartial}
 	case c.BenchmarkFile != "":
 		return source.File{Path: c.BenchmarkFile, Commit: ev.SHA, Ref: getenv("GITHUB_REF_NAME")}
+	case c.Bench != "":
+		return source.GoTest{Packages: c.PackageList(), Bench: c.Bench, BuildFlags: c.BuildFlagList()}
 	}
 	return source.Embedded{}
 }
@@ -194,7 +196,7 @@ func (a *actionRun) candidate(ctx context.Context, ref *results.Results) (*resul
 		return nil, badInput{err}
 	}
 	a.notes = append(a.notes, notes...)
-	if _, ok := a.src.(source.Embedded); ok && a.ev.SHA != "" {
+	if _, ok := a.src.(source.Buildable); ok && a.ev.SHA != "" {
 		r.Env.Commit = a.ev.SHA // the PR head, not the test merge commit
 	}
 	return r, nil
@@ -329,7 +331,7 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (*ab.Outcome, string) {
 	case !ok:
 		return nil, "the benchmarks of " + a.src.Title() + " cannot be built from a checkout"
 	}
-	target := buildable.Target()
+	target := buildable.Target(plan(a.e, a.cfg, true))
 	if err := target.CheckTree(basePath); err != nil {
 		return nil, fmt.Sprintf("input base-path %s: %v", basePath, err)
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
-	"github.com/wirebench/wirebench/internal/source"
 	"github.com/wirebench/wirebench/internal/store"
 )
 
@@ -19,7 +18,7 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	src := source.Embedded{}
+	src := commandSource(c, e)
 	st := store.File{Path: c.BaselinePath, Suite: src.Suite()}
 	base, err := st.Load(ctx)
 	if err != nil {
@@ -58,7 +57,7 @@ func cmdUpdate(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	src := source.Embedded{}
+	src := commandSource(c, e)
 	st := store.File{Path: c.BaselinePath, Suite: src.Suite()}
 	if _, err := st.Load(ctx); err != nil {
 		return badInput{err}

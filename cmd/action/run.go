@@ -32,6 +32,16 @@ func measure(ctx context.Context, src source.Source, p source.Plan) (*results.Re
 	return r, notes, err
 }
 
+// commandSource is where a command's benchmarks come from: the module's
+// own go test benchmarks when --bench is given, the embedded suite
+// otherwise.
+func commandSource(c *config.Config, e *env) source.Source {
+	if c.Bench != "" {
+		return source.GoTest{Packages: c.PackageList(), Bench: c.Bench, BuildFlags: c.BuildFlagList()}
+	}
+	return source.Embedded{}
+}
+
 // local is the command line's delivery.
 func local(e *env) deliver.Local {
 	return deliver.Local{Stdout: e.stdout, Stderr: e.stderr, Format: "text"}
@@ -49,7 +59,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 			p.Reference = b.Reference
 		}
 	}
-	src := source.Embedded{}
+	src := commandSource(c, e)
 	cand, notes, err := measure(ctx, src, p)
 	if err != nil {
 		return err

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -17,19 +16,36 @@ import (
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
-// Target is what the A/B mode builds in each source tree, and how it
-// starts the built program as a worker (see internal/worker). A source of
-// benchmarks that can be built implements it (internal/source).
+// Target is what the A/B mode builds in each source tree, and how the
+// build starts as workers (see internal/worker). A source of benchmarks
+// that can be built implements it (internal/source).
 type Target interface {
 	// CheckTree reports whether tree holds something to build; the error
 	// wraps ErrSetup and says what is missing.
 	CheckTree(tree string) error
-	// Build builds tree into the executable out; the error wraps
-	// ErrSetup and carries the build's last lines.
-	Build(ctx context.Context, tree, out string) error
-	// WorkerArgs are the arguments that make the built executable a
-	// worker serving the benchmarks filter selects ("" all of them).
-	WorkerArgs(filter string) []string
+	// Build builds tree into dir, a directory of its own, and returns how
+	// to start its workers; the error wraps ErrSetup and carries the
+	// build's last lines.
+	Build(ctx context.Context, tree, dir string) (Program, error)
+}
+
+// Program is one build: the worker processes that together serve its
+// benchmarks (the suite's one command, or a test binary per package).
+type Program []Part
+
+// Part is one worker process of a program.
+type Part struct {
+	// Command starts it; Command.Path is copied afresh for every
+	// generation of workers.
+	Command worker.Command
+	// Package names the part's benchmarks, "" for none: in a run, a
+	// benchmark of a package is called by its key (results.Key: the
+	// package import path, a space, and its name).
+	Package string
+	// List, when set, is the go test -bench pattern the part's benchmarks
+	// are listed with (a test binary's worker knows its benchmarks only by
+	// running them once); otherwise its handshake names them.
+	List string
 }
 
 // CheckModule reports whether dir is a directory holding a Go module. The
@@ -95,11 +111,6 @@ type StartOptions struct {
 	// Dir is where each generation's copies of the binaries go; "" runs
 	// the binaries in place (tests).
 	Dir string
-	// Target gives the workers' arguments.
-	Target Target
-	// Filter is the user's selection (the worker's --filter), "" for the
-	// default suite.
-	Filter string
 	// BaseEnv and HeadEnv are the workers' environments, secrets always
 	// dropped (see workerEnviron); nil means the current one.
 	BaseEnv, HeadEnv []string
@@ -110,46 +121,39 @@ type StartOptions struct {
 	Stderr io.Writer
 }
 
-// Processes returns a Spawner that starts worker processes of the two
-// binaries: for the whole selection, or for just the named benchmarks (a
-// filter matching exactly those names), which makes a confirmation's
-// workers start in a fraction of the time. With o.Dir, every generation
-// runs fresh copies of the binaries, one per worker (the second base
-// worker too), removed when the generation closes: see Spawner for why.
-func Processes(baseBin, headBin string, o StartOptions) Spawner {
+// Processes returns a Spawner that starts the worker processes of the two
+// programs, the base's and the head's (the names a spawner is given are
+// ignored: every generation serves the whole selection). With o.Dir,
+// every generation runs fresh copies of the binaries, one per worker
+// process (the second base worker's too), removed when the generation
+// closes: see Spawner for why.
+func Processes(base, head Program, o StartOptions) Spawner {
 	gen := 0
-	return func(ctx context.Context, names []string, aa bool) (*Generation, error) {
-		filter := o.Filter
-		if names != nil {
-			quoted := make([]string, len(names))
-			for i, n := range names {
-				quoted[i] = regexp.QuoteMeta(n)
-			}
-			filter = "^(?:" + strings.Join(quoted, "|") + ")$"
-		}
-		args := o.Target.WorkerArgs(filter)
+	lists := &listCache{names: map[string][]string{}}
+	return func(ctx context.Context, _ []string, aa bool) (*Generation, error) {
 		suffix := ""
 		if gen > 0 {
 			suffix = fmt.Sprintf(" #%d", gen+1)
 		}
 		gen++
-		bins := []string{baseBin, headBin, baseBin}
+		progs := []Program{base, head, base}
+		labels := []string{"base", "head", "base2"}
+		if !(aa && o.AA) {
+			progs, labels = progs[:2], labels[:2]
+		}
 		var dir string
 		if o.Dir != "" {
 			dir = filepath.Join(o.Dir, fmt.Sprintf("gen%d", gen))
-			for i, label := range []string{"base", "head", "base2"} {
-				if label == "base2" && !(aa && o.AA) {
-					break
-				}
-				dst := filepath.Join(dir, label)
-				if err := copyFile(bins[i], dst); err != nil {
+			for i := range progs {
+				fresh, err := copyProgram(progs[i], filepath.Join(dir, labels[i]))
+				if err != nil {
 					os.RemoveAll(dir)
-					return nil, fmt.Errorf("%w: copy the %s binary: %v", ErrSetup, label, err)
+					return nil, fmt.Errorf("%w: copy the %s binaries: %v", ErrSetup, labels[i], err)
 				}
-				bins[i] = dst
+				progs[i] = fresh
 			}
 		}
-		g, err := start(ctx, bins, args, o, aa && o.AA, suffix)
+		g, err := start(ctx, progs, o, suffix, lists)
 		if err != nil {
 			os.RemoveAll(dir)
 			return nil, err
@@ -164,6 +168,20 @@ func Processes(baseBin, headBin string, o StartOptions) Spawner {
 		}
 		return g, nil
 	}
+}
+
+// copyProgram copies every part's executable into dir.
+func copyProgram(p Program, dir string) (Program, error) {
+	out := make(Program, len(p))
+	for i, part := range p {
+		dst := filepath.Join(dir, fmt.Sprintf("%d-%s", i, filepath.Base(part.Command.Path)))
+		if err := copyFile(part.Command.Path, dst); err != nil {
+			return nil, err
+		}
+		part.Command.Path = dst
+		out[i] = part
+	}
+	return out, nil
 }
 
 // copyFile copies an executable to dst, creating dst's directory.
@@ -189,37 +207,27 @@ func copyFile(src, dst string) error {
 
 // start starts the workers of one generation at the same time (each
 // prepares its benchmarks, a second or two for the whole suite) and waits
-// for their handshakes. An incompatible build gives an error wrapping
+// for their handshakes: progs are the base's, the head's and, for the A/A
+// check, the base's again. An incompatible build gives an error wrapping
 // worker.ErrIncompatible; on any error no worker is left running.
-func start(ctx context.Context, bins []string, args []string, o StartOptions, aa bool, suffix string) (*Generation, error) {
-	type spec struct {
-		label, bin string
-		env        []string
-	}
-	specs := []spec{{"base" + suffix, bins[0], o.BaseEnv}, {"head" + suffix, bins[1], o.HeadEnv}}
-	if aa {
-		specs = append(specs, spec{"base (A/A)" + suffix, bins[2], o.BaseEnv})
-	}
-	clients := make([]*worker.Client, len(specs))
-	errs := make([]error, len(specs))
+func start(ctx context.Context, progs []Program, o StartOptions, suffix string, lists *listCache) (*Generation, error) {
+	labels := []string{"base" + suffix, "head" + suffix, "base (A/A)" + suffix}
+	envs := [][]string{o.BaseEnv, o.HeadEnv, o.BaseEnv}
+	ws := make([]*multi, len(progs))
+	errs := make([]error, len(progs))
 	var wg sync.WaitGroup
-	for i, s := range specs {
+	for i, p := range progs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			env := s.env
-			if env == nil {
-				env = os.Environ()
-			}
-			env = workerEnviron(env)
-			clients[i], errs[i] = worker.Start(ctx, s.label, s.bin, slices.Clone(args), env, o.Stderr)
+			ws[i], errs[i] = startProgram(ctx, labels[i], p, envs[i], o.Stderr, lists)
 		}()
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		for _, c := range clients {
-			if c != nil {
-				c.Kill()
+		for _, w := range ws {
+			if w != nil {
+				w.kill()
 			}
 		}
 		// An incompatible build explains the rest: report it alone.
@@ -230,18 +238,74 @@ func start(ctx context.Context, bins []string, args []string, o StartOptions, aa
 		}
 		return nil, err
 	}
-	g := &Generation{Base: clients[0], Head: clients[1]}
-	if aa {
-		g.Base2 = clients[2]
+	g := &Generation{Base: ws[0], Head: ws[1]}
+	if len(ws) > 2 {
+		g.Base2 = ws[2]
 	}
 	g.Close = func() error {
 		var errs []error
-		for _, c := range clients {
-			errs = append(errs, c.Close())
+		for _, w := range ws {
+			errs = append(errs, w.close())
 		}
 		return errors.Join(errs...)
 	}
 	return g, nil
+}
+
+// startProgram starts every part of p and joins them into one worker.
+func startProgram(ctx context.Context, label string, p Program, env []string, stderr io.Writer, lists *listCache) (*multi, error) {
+	if env == nil {
+		env = os.Environ()
+	}
+	m := &multi{byKey: map[string]int{}}
+	for _, part := range p {
+		cmd := part.Command
+		cmd.Env = workerEnviron(append(slices.Clone(env), cmd.Env...))
+		partLabel := label
+		if part.Package != "" {
+			partLabel += " " + part.Package
+		}
+		c, err := worker.Start(ctx, partLabel, cmd, stderr)
+		if err != nil {
+			m.kill()
+			return nil, err
+		}
+		names := c.Handshake().Benchmarks
+		if part.List != "" {
+			if names, err = lists.list(ctx, c, part); err != nil {
+				c.Kill()
+				m.kill()
+				return nil, fmt.Errorf("%s: list the benchmarks: %w", partLabel, err)
+			}
+		}
+		m.add(c, part.Package, names)
+	}
+	return m, nil
+}
+
+// listCache keeps what the first generation's workers listed, by package
+// and pattern: a test binary lists its benchmarks by running each once.
+type listCache struct {
+	mu    sync.Mutex
+	names map[string][]string
+}
+
+func (l *listCache) list(ctx context.Context, c *worker.Client, part Part) ([]string, error) {
+	key := part.Package + "\x00" + part.List
+	l.mu.Lock()
+	names, ok := l.names[key]
+	l.mu.Unlock()
+	if ok {
+		return names, nil
+	}
+	names, err := c.List(ctx, part.List)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.names[key] = names
+	l.mu.Unlock()
+	return names, nil
 }
 
 // workerEnviron drops from env what the workers must not see. A worker

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/worker"
 )
 
 func TestCheckModule(t *testing.T) {
@@ -36,10 +37,13 @@ func TestCheckModule(t *testing.T) {
 type actionTarget struct{}
 
 func (actionTarget) CheckTree(tree string) error { return CheckModule(tree) }
-func (actionTarget) Build(ctx context.Context, tree, out string) error {
-	return GoBuild(ctx, tree, "./cmd/action", out)
+func (actionTarget) Build(ctx context.Context, tree, dir string) (Program, error) {
+	bin := filepath.Join(dir, "action")
+	if err := GoBuild(ctx, tree, "./cmd/action", bin); err != nil {
+		return nil, err
+	}
+	return Program{{Command: worker.Command{Path: bin, Args: []string{"worker", "--filter", "codec=raw/dataset=small"}}}}, nil
 }
-func (actionTarget) WorkerArgs(filter string) []string { return []string{"worker", "--filter", filter} }
 
 // TestRealProcesses builds this module's ./cmd/action and runs a short
 // A/B of two benchmarks against itself with real worker processes.
@@ -50,11 +54,11 @@ func TestRealProcesses(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
-	bin := filepath.Join(t.TempDir(), "action")
-	if err := (actionTarget{}).Build(context.Background(), "../..", bin); err != nil {
+	prog, err := (actionTarget{}).Build(context.Background(), "../..", t.TempDir())
+	if err != nil {
 		t.Fatal(err)
 	}
-	spawn := Processes(bin, bin, StartOptions{Target: actionTarget{}, Filter: "codec=raw/dataset=small", AA: true})
+	spawn := Processes(prog, prog, StartOptions{AA: true})
 	o, err := Run(context.Background(), spawn, Options{Budget: 3 * time.Second, ConfirmBudget: -1})
 	if err != nil {
 		t.Fatal(err)

@@ -18,20 +18,26 @@ const dominantShare = 0.9
 const maxNoisyAllocSamples = 500
 
 // exactComparison compares the metrics that need no test: the encoded
-// size, and the allocations per operation of every benchmark, each side's
-// value being the one (nearly) every block agreed on. Allocation metrics
-// that really vary are left to compare's unpaired test, on a thinned
-// sample.
+// size, and the allocations per operation (and any unit a benchmark
+// reported with b.ReportMetric) of every benchmark, each side's value
+// being the one (nearly) every block agreed on: both builds ran the same
+// iteration counts, so a value every block agrees on is the code's, not
+// the count's. Metrics that really vary are left to compare's unpaired
+// test, on a thinned sample.
 func exactComparison(base, head *results.Results, opts compare.Options) (*compare.Result, error) {
 	bv, hv := results.New(base.Suite, base.Env), results.New(head.Suite, head.Env)
 	for _, hb := range head.Benchmarks {
-		bb := base.Lookup(hb.Name)
+		bb := base.Lookup(hb.Key())
 		if bb == nil {
 			continue
 		}
-		x := results.Benchmark{Name: hb.Name, Codec: hb.Codec, Dataset: hb.Dataset, Op: hb.Op}
+		x := results.Benchmark{Pkg: hb.Pkg, Name: hb.Name, Codec: hb.Codec, Dataset: hb.Dataset, Op: hb.Op}
 		y := x
-		for _, unit := range []string{results.UnitBytesPerOp, results.UnitAllocsPerOp} {
+		for _, m := range hb.Metrics {
+			unit := m.Unit
+			if unit == results.UnitNsPerOp || unit == results.UnitBytesPerMsg {
+				continue
+			}
 			b, h := bb.Metric(unit), hb.Metric(unit)
 			if len(b) == 0 || len(h) == 0 {
 				continue

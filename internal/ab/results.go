@@ -1,7 +1,9 @@
 package ab
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/compare"
@@ -34,9 +36,10 @@ func (r *run) series(m *measurement, other int) []series {
 func (r *run) results(h worker.Hello, m *measurement, sizes []int, w int) *results.Results {
 	res := results.New(h.Suite, h.Env)
 	res.Settings = results.Settings{Budget: r.opts.Budget, Seed: r.opts.Seed, Source: "wirebench ab", Elapsed: time.Since(r.start)}
-	for i, name := range r.names {
+	for i, key := range r.names {
+		pkg, name := results.SplitKey(key)
 		codec, dataset, op := results.NameParts(name)
-		b := results.Benchmark{Name: name, Codec: codec, Dataset: dataset, Op: op}
+		b := results.Benchmark{Pkg: pkg, Name: name, Codec: codec, Dataset: dataset, Op: op}
 		for _, v := range m.visits[i] {
 			b.Iterations = append(b.Iterations, int64(v[w].Iterations))
 			b.Add(results.UnitNsPerOp, v[w].NsPerOp())
@@ -47,7 +50,14 @@ func (r *run) results(h worker.Hello, m *measurement, sizes []int, w int) *resul
 		for _, v := range m.visits[i] {
 			b.Add(results.UnitAllocsPerOp, v[w].AllocsPerOp())
 		}
-		if op == results.OpSerialize {
+		for _, unit := range metricUnits(m.visits[i], w) {
+			for _, v := range m.visits[i] {
+				if x, ok := v[w].Metrics[unit]; ok {
+					b.Add(unit, x)
+				}
+			}
+		}
+		if op == results.OpSerialize && sizes[i] > 0 && b.Metric(results.UnitBytesPerMsg) == nil {
 			b.Add(results.UnitBytesPerMsg, float64(sizes[i]))
 		}
 		res.Settings.Rounds = max(res.Settings.Rounds, len(m.visits[i]))
@@ -56,6 +66,18 @@ func (r *run) results(h worker.Hello, m *measurement, sizes []int, w int) *resul
 		}
 	}
 	return res
+}
+
+// metricUnits are the units beyond time and allocations that worker w
+// reported in visits (b.ReportMetric), sorted.
+func metricUnits(visits []visit, w int) []string {
+	seen := map[string]bool{}
+	for _, v := range visits {
+		for u := range v[w].Metrics {
+			seen[u] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // sameRunnerShift is the geometric mean of the timing ratios, for

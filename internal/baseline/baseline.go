@@ -52,7 +52,8 @@ type Entry struct {
 	Machine string    `json:"machine,omitempty"`
 	CPU     string    `json:"cpu,omitempty"`
 	Go      string    `json:"go,omitempty"`
-	// Medians maps benchmark name to unit to median value.
+	// Medians maps benchmark key (results.Benchmark.Key: the name, after
+	// the package path when there is one) to unit to median value.
 	Medians map[string]map[string]float64 `json:"medians"`
 }
 
@@ -80,7 +81,7 @@ func Summarize(r *results.Results, runID string) Entry {
 				m[metric.Unit] = med
 			}
 		}
-		e.Medians[b.Name] = m
+		e.Medians[b.Key()] = m
 	}
 	return e
 }

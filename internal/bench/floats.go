@@ -61,8 +61,10 @@ func randomFloats(r *rand.Rand, n int) []float64 {
 // floatsMessage is v in every form.
 func floatsMessage(v *Floats) *matrix.Message {
 	return &matrix.Message{
-		Value: v,
-		Proto: &pb.FloatArray{Values: v.Values},
+		Value:    v,
+		New:      func() any { return new(Floats) },
+		NewProto: func() proto.Message { return new(pb.FloatArray) },
+		Proto:    &pb.FloatArray{Values: v.Values},
 		FlatBuffers: &matrix.FlatBuffers{
 			Build: func(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 				vals := fbFloat64s(b, v.Values)
@@ -81,12 +83,12 @@ func floatsMessage(v *Floats) *matrix.Message {
 		},
 		Sum: func(x any) uint64 {
 			c := newChecksum()
-			c.f64s(x.(*Floats).Values)
+			c = c.f64s(x.(*Floats).Values)
 			return uint64(c)
 		},
 		SumProto: func(x proto.Message) uint64 {
 			c := newChecksum()
-			c.f64s(x.(*pb.FloatArray).GetValues())
+			c = c.f64s(x.(*pb.FloatArray).GetValues())
 			return uint64(c)
 		},
 	}
@@ -100,8 +102,10 @@ func pairsMessage(v *Pairs) *matrix.Message {
 	}
 	pairs := make([]flatbuffers.UOffsetT, len(v.Pairs))
 	return &matrix.Message{
-		Value: v,
-		Proto: msg,
+		Value:    v,
+		New:      func() any { return new(Pairs) },
+		NewProto: func() proto.Message { return new(pb.FloatPairs) },
+		Proto:    msg,
 		FlatBuffers: &matrix.FlatBuffers{
 			Build: func(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 				for i, p := range v.Pairs {
@@ -122,20 +126,20 @@ func pairsMessage(v *Pairs) *matrix.Message {
 		Sum: func(x any) uint64 {
 			m := x.(*Pairs)
 			c := newChecksum()
-			c.u64(uint64(len(m.Pairs)))
+			c = c.u64(uint64(len(m.Pairs)))
 			for _, p := range m.Pairs {
-				c.f64s(p.A)
-				c.f64s(p.B)
+				c = c.f64s(p.A)
+				c = c.f64s(p.B)
 			}
 			return uint64(c)
 		},
 		SumProto: func(x proto.Message) uint64 {
 			m := x.(*pb.FloatPairs)
 			c := newChecksum()
-			c.u64(uint64(len(m.GetPairs())))
+			c = c.u64(uint64(len(m.GetPairs())))
 			for _, p := range m.GetPairs() {
-				c.f64s(p.GetA())
-				c.f64s(p.GetB())
+				c = c.f64s(p.GetA())
+				c = c.f64s(p.GetB())
 			}
 			return uint64(c)
 		},

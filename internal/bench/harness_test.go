@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"testing"
@@ -203,7 +204,7 @@ func TestTimeLoop(t *testing.T) {
 			t.Errorf("%s: the loop ran %d times, want once", tt.name, calls)
 		}
 		if tt.err != nil {
-			if !errors.Is(err, tt.err) || s != (Sample{}) {
+			if !errors.Is(err, tt.err) || !reflect.DeepEqual(s, Sample{}) {
 				t.Errorf("%s: %+v, %v, want no sample and the loop's error", tt.name, s, err)
 			}
 			continue

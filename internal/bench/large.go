@@ -50,8 +50,10 @@ func largeMessage(v *Large) *matrix.Message {
 	items := make([]flatbuffers.UOffsetT, len(v.Items))
 	var tags []flatbuffers.UOffsetT
 	return &matrix.Message{
-		Value: v,
-		Proto: msg,
+		Value:    v,
+		New:      func() any { return new(Large) },
+		NewProto: func() proto.Message { return new(pb.LargeMessage) },
+		Proto:    msg,
 		FlatBuffers: &matrix.FlatBuffers{
 			Build: func(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 				for i := range v.Items {
@@ -79,15 +81,15 @@ func largeMessage(v *Large) *matrix.Message {
 		Sum: func(x any) uint64 {
 			m := x.(*Large)
 			c := newChecksum()
-			c.u64(uint64(len(m.Items)))
+			c = c.u64(uint64(len(m.Items)))
 			for i := range m.Items {
 				it := &m.Items[i]
-				c.str(it.Name)
-				c.i32(it.ID)
-				c.f64(it.Score)
-				c.u64(uint64(len(it.Tags)))
+				c = c.str(it.Name)
+				c = c.i32(it.ID)
+				c = c.f64(it.Score)
+				c = c.u64(uint64(len(it.Tags)))
 				for _, t := range it.Tags {
-					c.str(t)
+					c = c.str(t)
 				}
 			}
 			return uint64(c)
@@ -95,14 +97,14 @@ func largeMessage(v *Large) *matrix.Message {
 		SumProto: func(x proto.Message) uint64 {
 			m := x.(*pb.LargeMessage)
 			c := newChecksum()
-			c.u64(uint64(len(m.GetItems())))
+			c = c.u64(uint64(len(m.GetItems())))
 			for _, it := range m.GetItems() {
-				c.str(it.GetName())
-				c.i32(it.GetId())
-				c.f64(it.GetScore())
-				c.u64(uint64(len(it.GetTags())))
+				c = c.str(it.GetName())
+				c = c.i32(it.GetId())
+				c = c.f64(it.GetScore())
+				c = c.u64(uint64(len(it.GetTags())))
 				for _, t := range it.GetTags() {
-					c.str(t)
+					c = c.str(t)
 				}
 			}
 			return uint64(c)

@@ -43,7 +43,9 @@ func mediumMessage(v *Medium) *matrix.Message {
 	}
 	offs := make([]flatbuffers.UOffsetT, 2*len(keys))
 	return &matrix.Message{
-		Value: v,
+		Value:    v,
+		New:      func() any { return new(Medium) },
+		NewProto: func() proto.Message { return new(pb.MediumMessage) },
 		Proto: &pb.MediumMessage{
 			Name: v.Name, Id: v.ID, Scores: v.Scores, Metadata: v.Metadata,
 			Nested: &pb.PrimitiveTypes{IntVal: n.IntVal, FloatVal: n.FloatVal, StrVal: n.StrVal, BoolVal: n.BoolVal},
@@ -80,25 +82,25 @@ func mediumMessage(v *Medium) *matrix.Message {
 		Sum: func(x any) uint64 {
 			m := x.(*Medium)
 			c := newChecksum()
-			c.str(m.Name)
-			c.i32(m.ID)
-			c.f64s(m.Scores)
-			c.stringMap(m.Metadata)
-			c.primitive(&m.Nested)
+			c = c.str(m.Name)
+			c = c.i32(m.ID)
+			c = c.f64s(m.Scores)
+			c = c.stringMap(m.Metadata)
+			c = c.primitive(&m.Nested)
 			return uint64(c)
 		},
 		SumProto: func(x proto.Message) uint64 {
 			m := x.(*pb.MediumMessage)
 			c := newChecksum()
-			c.str(m.GetName())
-			c.i32(m.GetId())
-			c.f64s(m.GetScores())
-			c.stringMap(m.GetMetadata())
+			c = c.str(m.GetName())
+			c = c.i32(m.GetId())
+			c = c.f64s(m.GetScores())
+			c = c.stringMap(m.GetMetadata())
 			n := m.GetNested()
-			c.i32(n.GetIntVal())
-			c.f64(n.GetFloatVal())
-			c.str(n.GetStrVal())
-			c.b(n.GetBoolVal())
+			c = c.i32(n.GetIntVal())
+			c = c.f64(n.GetFloatVal())
+			c = c.str(n.GetStrVal())
+			c = c.b(n.GetBoolVal())
 			return uint64(c)
 		},
 	}

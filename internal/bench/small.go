@@ -27,8 +27,10 @@ func NewSmall() *Primitive {
 // SmallMessage, its FlatBuffers table, and the checksums of both.
 func smallMessage(v *Primitive) *matrix.Message {
 	return &matrix.Message{
-		Value: v,
-		Proto: &pb.SmallMessage{IntVal: v.IntVal, FloatVal: v.FloatVal, StrVal: v.StrVal, BoolVal: v.BoolVal},
+		Value:    v,
+		New:      func() any { return new(Primitive) },
+		NewProto: func() proto.Message { return new(pb.SmallMessage) },
+		Proto:    &pb.SmallMessage{IntVal: v.IntVal, FloatVal: v.FloatVal, StrVal: v.StrVal, BoolVal: v.BoolVal},
 		FlatBuffers: &matrix.FlatBuffers{
 			Build: func(b *flatbuffers.Builder) flatbuffers.UOffsetT {
 				s := b.CreateString(v.StrVal)
@@ -46,26 +48,23 @@ func smallMessage(v *Primitive) *matrix.Message {
 		},
 		Sum: func(x any) uint64 {
 			c := newChecksum()
-			c.primitive(x.(*Primitive))
+			c = c.primitive(x.(*Primitive))
 			return uint64(c)
 		},
 		SumProto: func(x proto.Message) uint64 {
 			m := x.(*pb.SmallMessage)
 			c := newChecksum()
-			c.i32(m.GetIntVal())
-			c.f64(m.GetFloatVal())
-			c.str(m.GetStrVal())
-			c.b(m.GetBoolVal())
+			c = c.i32(m.GetIntVal())
+			c = c.f64(m.GetFloatVal())
+			c = c.str(m.GetStrVal())
+			c = c.b(m.GetBoolVal())
 			return uint64(c)
 		},
 	}
 }
 
-func (c *checksum) primitive(p *Primitive) {
-	c.i32(p.IntVal)
-	c.f64(p.FloatVal)
-	c.str(p.StrVal)
-	c.b(p.BoolVal)
+func (c checksum) primitive(p *Primitive) checksum {
+	return c.i32(p.IntVal).f64(p.FloatVal).str(p.StrVal).b(p.BoolVal)
 }
 
 // rawPrimitive is the raw codec of a *Primitive.

@@ -20,9 +20,9 @@ type pair struct {
 func (r *Result) pairUp(base, cand *results.Results) []pair {
 	var pairs []pair
 	for _, cb := range cand.Benchmarks {
-		bb := base.Lookup(cb.Name)
+		bb := base.Lookup(cb.Key())
 		if bb == nil {
-			r.New = append(r.New, cb.Name)
+			r.New = append(r.New, cb.Key())
 			continue
 		}
 		common := 0
@@ -36,15 +36,15 @@ func (r *Result) pairUp(base, cand *results.Results) []pair {
 			if m.Unit == results.UnitMBPerSec && hasNs {
 				continue
 			}
-			pairs = append(pairs, pair{cb.Name, m.Unit, bv, m.Values, cb.Shard})
+			pairs = append(pairs, pair{cb.Key(), m.Unit, bv, m.Values, cb.Shard})
 		}
 		if common == 0 {
-			r.UnitMismatch = append(r.UnitMismatch, cb.Name)
+			r.UnitMismatch = append(r.UnitMismatch, cb.Key())
 		}
 	}
 	for _, bb := range base.Benchmarks {
-		if cand.Lookup(bb.Name) == nil {
-			r.Missing = append(r.Missing, bb.Name)
+		if cand.Lookup(bb.Key()) == nil {
+			r.Missing = append(r.Missing, bb.Key())
 		}
 	}
 	return pairs

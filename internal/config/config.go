@@ -60,6 +60,10 @@ type Config struct {
 	Filter  string
 	Seed    uint64
 	Shard   string
+	// A module's own benchmarks: the go test -bench pattern (empty: the
+	// embedded suite), package patterns and build flags, each list
+	// separated by spaces.
+	Bench, Packages, BuildFlags string
 
 	// Output.
 	Out, Format, Plots, Report string
@@ -244,6 +248,11 @@ func (c *Config) CompareOptions(ab bool) compare.Options {
 	}
 	return o
 }
+
+// PackageList and BuildFlagList are the packages and build-flags
+// settings as lists.
+func (c *Config) PackageList() []string   { return strings.Fields(c.Packages) }
+func (c *Config) BuildFlagList() []string { return strings.Fields(c.BuildFlags) }
 
 // FailCondition is the fail-on setting.
 func (c *Config) FailCondition() compare.FailOn {

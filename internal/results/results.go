@@ -94,6 +94,10 @@ type ShardRun struct {
 // Benchmark is the samples of one benchmark. Name is the full Go benchmark
 // name, e.g. "BenchmarkSerialize/codec=protobuf/dataset=small".
 type Benchmark struct {
+	// Pkg is the import path of the package the benchmark is in, for a
+	// module's own go test benchmarks ("" for the embedded suite's): two
+	// packages' BenchmarkMarshal are two benchmarks.
+	Pkg     string `json:"pkg,omitempty"`
 	Name    string `json:"name"`
 	Codec   string `json:"codec,omitempty"`
 	Dataset string `json:"dataset,omitempty"`
@@ -145,10 +149,30 @@ func (b *Benchmark) Add(unit string, v float64) {
 	b.Metrics = append(b.Metrics, Metric{Unit: unit, Values: []float64{v}})
 }
 
-// Lookup returns the benchmark called name, or nil.
-func (r *Results) Lookup(name string) *Benchmark {
+// Key identifies a benchmark within a run: its name, after its package's
+// import path and a space when it has one (neither contains spaces).
+func (b *Benchmark) Key() string { return Key(b.Pkg, b.Name) }
+
+// Key is the key of benchmark name of package pkg (see Benchmark.Key).
+func Key(pkg, name string) string {
+	if pkg == "" {
+		return name
+	}
+	return pkg + " " + name
+}
+
+// SplitKey is the inverse of Key.
+func SplitKey(key string) (pkg, name string) {
+	if p, n, ok := strings.Cut(key, " "); ok {
+		return p, n
+	}
+	return "", key
+}
+
+// Lookup returns the benchmark whose Key is key, or nil.
+func (r *Results) Lookup(key string) *Benchmark {
 	for i := range r.Benchmarks {
-		if r.Benchmarks[i].Name == name {
+		if r.Benchmarks[i].Key() == key {
 			return &r.Benchmarks[i]
 		}
 	}
@@ -195,10 +219,10 @@ func (r *Results) Validate() error {
 		if b.Name == "" {
 			return fmt.Errorf("a benchmark has no name")
 		}
-		if seen[b.Name] {
-			return fmt.Errorf("benchmark %s appears twice", b.Name)
+		if seen[b.Key()] {
+			return fmt.Errorf("benchmark %s appears twice", b.Key())
 		}
-		seen[b.Name] = true
+		seen[b.Key()] = true
 		for _, m := range b.Metrics {
 			if m.Unit == "" {
 				return fmt.Errorf("benchmark %s: a metric has no unit", b.Name)

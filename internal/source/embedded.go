@@ -12,6 +12,7 @@ import (
 	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/shard"
+	"github.com/wirebench/wirebench/internal/worker"
 )
 
 // Embedded is the serialization suite built into wirebench (seed 001's
@@ -96,13 +97,13 @@ func shardCosts(p Plan) shard.Costs {
 }
 
 // Target builds the suite's command, ./cmd/action, and starts it as
-// `action worker`.
-func (Embedded) Target() ab.Target { return embeddedTarget{} }
+// `action worker` serving the benchmarks p.Filter selects.
+func (Embedded) Target(p Plan) ab.Target { return embeddedTarget{filter: p.Filter} }
 
 // embeddedPackage is the package the A/B mode builds in a wirebench tree.
 const embeddedPackage = "./cmd/action"
 
-type embeddedTarget struct{}
+type embeddedTarget struct{ filter string }
 
 func (embeddedTarget) CheckTree(tree string) error {
 	if err := ab.CheckModule(tree); err != nil {
@@ -114,13 +115,14 @@ func (embeddedTarget) CheckTree(tree string) error {
 	return nil
 }
 
-func (embeddedTarget) Build(ctx context.Context, tree, out string) error {
-	return ab.GoBuild(ctx, tree, embeddedPackage, out)
-}
-
-func (embeddedTarget) WorkerArgs(filter string) []string {
-	if filter == "" {
-		return []string{"worker"}
+func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (ab.Program, error) {
+	bin := filepath.Join(dir, "action")
+	if err := ab.GoBuild(ctx, tree, embeddedPackage, bin); err != nil {
+		return nil, err
 	}
-	return []string{"worker", "--filter", filter}
+	args := []string{"worker"}
+	if t.filter != "" {
+		args = append(args, "--filter", t.filter)
+	}
+	return ab.Program{{Command: worker.Command{Path: bin, Args: args}}}, nil
 }

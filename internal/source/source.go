@@ -23,10 +23,10 @@ type Source interface {
 }
 
 // Buildable is a Source the same-runner A/B mode can build from a source
-// tree.
+// tree: Target builds a tree's benchmarks as p selects them.
 type Buildable interface {
 	Source
-	Target() ab.Target
+	Target(p Plan) ab.Target
 }
 
 // Plan is how to measure.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +14,7 @@ import (
 )
 
 func TestEmbeddedTarget(t *testing.T) {
-	target := Embedded{}.Target()
+	target := Embedded{}.Target(Plan{Filter: "x"})
 	dir := t.TempDir()
 	if err := target.CheckTree(dir); !errors.Is(err, ab.ErrSetup) || !strings.Contains(err.Error(), "no go.mod") {
 		t.Errorf("empty dir: %v", err)
@@ -30,9 +29,6 @@ func TestEmbeddedTarget(t *testing.T) {
 	}
 	if err := target.CheckTree(filepath.Join(dir, "nope")); !errors.Is(err, ab.ErrSetup) {
 		t.Errorf("a missing dir: %v", err)
-	}
-	if got := target.WorkerArgs("x"); !slices.Equal(got, []string{"worker", "--filter", "x"}) {
-		t.Errorf("worker args %q", got)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -276,49 +277,88 @@ func (c *Client) Kill() {
 	c.markClosed()
 }
 
-// Start runs `binary args...` (args make it a worker, e.g. "worker") as a
-// worker process and returns its
-// client once the handshake checked out. The worker's stderr goes to
-// stderr (when not nil) and its last lines into errors. A binary without a
-// worker, or with an incompatible protocol, gives an error wrapping
-// ErrIncompatible.
-func Start(ctx context.Context, label, binary string, args, env []string, stderr io.Writer) (*Client, error) {
-	cmd := exec.Command(binary, args...)
-	cmd.Env = env
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
+// Command is how to start one worker process.
+type Command struct {
+	// Path is the executable and Args its arguments (which make it a
+	// worker, e.g. "worker").
+	Path string
+	Args []string
+	// Env is its environment; Dir its working directory ("" the
+	// current one).
+	Env []string
+	Dir string
+	// FDs puts the protocol on file descriptors 3 (requests) and 4
+	// (replies) instead of stdin and stdout, which a test binary's
+	// benchmarks may print to: its stdout then goes where stderr goes.
+	FDs bool
+}
+
+// Start runs c as a worker process and returns its client once the
+// handshake checked out. The worker's stderr (and, with c.FDs, its
+// stdout) goes to stderr (when not nil) and its last lines into errors. A
+// binary without a worker, or with an incompatible protocol, gives an
+// error wrapping ErrIncompatible.
+func Start(ctx context.Context, label string, c Command, stderr io.Writer) (*Client, error) {
+	cmd := exec.Command(c.Path, c.Args...)
+	cmd.Env, cmd.Dir = c.Env, c.Dir
 	tail := &tailBuffer{max: 2048}
+	var diag io.Writer = tail
 	if stderr != nil {
-		cmd.Stderr = io.MultiWriter(tail, &prefixWriter{w: stderr, prefix: "[" + label + " worker] "})
-	} else {
-		cmd.Stderr = tail
+		diag = io.MultiWriter(tail, &prefixWriter{w: stderr, prefix: "[" + label + " worker] "})
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start the %s worker %s: %w", label, binary, err)
+	cmd.Stderr = diag
+	var requests io.WriteCloser
+	var replies io.Reader
+	var afterStart []io.Closer
+	if c.FDs {
+		reqR, reqW, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		repR, repW, err := os.Pipe()
+		if err != nil {
+			reqR.Close()
+			reqW.Close()
+			return nil, err
+		}
+		cmd.ExtraFiles = []*os.File{reqR, repW}
+		cmd.Stdout = diag
+		requests, replies, afterStart = reqW, repR, []io.Closer{reqR, repW}
+	} else {
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			return nil, err
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			return nil, err
+		}
+		requests, replies = stdin, stdout
+	}
+	err := cmd.Start()
+	for _, f := range afterStart {
+		f.Close() // the child's ends
+	}
+	if err != nil {
+		return nil, fmt.Errorf("start the %s worker %s: %w", label, c.Path, err)
 	}
 	waitErr := make(chan error, 1)
 	go func() { waitErr <- cmd.Wait() }()
-	c := &Client{Label: label, w: stdin, lines: make(chan lineOrErr, 1), done: make(chan struct{}), cmd: cmd, stdin: stdin, stderr: tail, waitErr: waitErr}
-	go readLines(stdout, c.lines, c.done)
-	line, err := c.next(ctx, DefaultTimeout)
+	cl := &Client{Label: label, w: requests, lines: make(chan lineOrErr, 1), done: make(chan struct{}), cmd: cmd, stdin: requests, stderr: tail, waitErr: waitErr}
+	go readLines(replies, cl.lines, cl.done)
+	line, err := cl.next(ctx, DefaultTimeout)
 	if err != nil {
 		cmd.Process.Kill()
 		if strings.Contains(tail.String(), "unknown command") {
 			return nil, fmt.Errorf("%w: the %s build has no A/B worker (`%s %s`: %v): the %s build is older than the A/B protocol: fall back to the stored baseline",
-				ErrIncompatible, label, binary, strings.Join(args, " "), err, label)
+				ErrIncompatible, label, c.Path, strings.Join(c.Args, " "), err, label)
 		}
-		return nil, fmt.Errorf("the %s worker (%s) did not start: %w", label, binary, err)
+		return nil, fmt.Errorf("the %s worker (%s) did not start: %w", label, c.Path, err)
 	}
 	var h Hello
 	if err := json.Unmarshal(line, &h); err != nil || h.Protocol == "" {
 		cmd.Process.Kill()
-		return nil, fmt.Errorf("%w: the %s build's `worker` command did not start with a handshake (got %q): the %s build is older than the A/B protocol: fall back to the stored baseline",
+		return nil, fmt.Errorf("%w: the %s build's worker did not start with a handshake (got %q): the %s build is older than the A/B protocol: fall back to the stored baseline",
 			ErrIncompatible, label, abbreviate(line), label)
 	}
 	v, err := Negotiate(label, h)
@@ -326,8 +366,18 @@ func Start(ctx context.Context, label, binary string, args, env []string, stderr
 		cmd.Process.Kill()
 		return nil, err
 	}
-	c.Hello, c.Version = h, v
-	return c, nil
+	cl.Hello, cl.Version = h, v
+	return cl, nil
+}
+
+// List asks a test binary's worker for the benchmarks the go test -bench
+// pattern bench selects; it runs each once.
+func (c *Client) List(ctx context.Context, bench string) ([]string, error) {
+	r, err := c.call(ctx, Request{Op: OpList, Bench: bench})
+	if err != nil {
+		return nil, err
+	}
+	return r.Names, nil
 }
 
 // tailBuffer keeps the last max bytes written to it.

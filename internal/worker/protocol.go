@@ -52,7 +52,16 @@ type Request struct {
 	// processor that other work (the other build's block, another
 	// benchmark) left cold.
 	Pre int `json:"pre,omitempty"`
+	// Bench, with list, is a go test -bench pattern: the worker of a test
+	// binary runs the benchmarks it selects once and answers their full
+	// names (sub-benchmarks included).
+	Bench string `json:"bench,omitempty"`
 }
+
+// OpList asks a test binary's worker for the benchmarks a pattern
+// selects (see Request.Bench); the suite's worker names them in its
+// handshake instead.
+const OpList = "list"
 
 // Reply is one line from the worker.
 type Reply struct {
@@ -72,17 +81,22 @@ type Reply struct {
 	Collected bool `json:"collected,omitempty"`
 	// Size is the encoded message size, for size.
 	Size int `json:"size,omitempty"`
+	// Metrics are the other units the benchmark reported for the block
+	// (a test binary's b.ReportMetric), per operation.
+	Metrics map[string]float64 `json:"metrics,omitempty"`
+	// Names are the benchmarks a list request selected.
+	Names []string `json:"names,omitempty"`
 }
 
 // sampleReply is the reply that carries s, a measured block or the last
 // batch of a warm-up.
 func sampleReply(s bench.Sample) Reply {
-	return Reply{Iterations: s.Iterations, ElapsedNs: s.Elapsed.Nanoseconds(), Allocs: s.Allocs, Bytes: s.Bytes, Collected: s.Collected}
+	return Reply{Iterations: s.Iterations, ElapsedNs: s.Elapsed.Nanoseconds(), Allocs: s.Allocs, Bytes: s.Bytes, Collected: s.Collected, Metrics: s.Metrics}
 }
 
 // sample is the measurement r carries, the inverse of sampleReply.
 func (r Reply) sample() bench.Sample {
-	return bench.Sample{Iterations: r.Iterations, Elapsed: time.Duration(r.ElapsedNs), Allocs: r.Allocs, Bytes: r.Bytes, Collected: r.Collected}
+	return bench.Sample{Iterations: r.Iterations, Elapsed: time.Duration(r.ElapsedNs), Allocs: r.Allocs, Bytes: r.Bytes, Collected: r.Collected, Metrics: r.Metrics}
 }
 
 // ErrIncompatible marks a worker the orchestrator cannot talk to: a build

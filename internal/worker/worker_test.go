@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -248,7 +249,7 @@ func TestReplySample(t *testing.T) {
 		if err := json.Unmarshal(line, &r); err != nil {
 			t.Fatal(err)
 		}
-		if got := r.sample(); got != tt.s {
+		if got := r.sample(); !reflect.DeepEqual(got, tt.s) {
 			t.Errorf("%s: sample %+v, want %+v", line, got, tt.s)
 		}
 	}
@@ -392,7 +393,7 @@ func TestProcess(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	ctx := context.Background()
-	c, err := Start(ctx, "head", bin, []string{"worker", "--filter", "codec=raw/dataset=small"}, os.Environ(), nil)
+	c, err := Start(ctx, "head", Command{Path: bin, Args: []string{"worker", "--filter", "codec=raw/dataset=small"}, Env: os.Environ()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -432,7 +433,7 @@ func TestProcess(t *testing.T) {
 	if err := os.WriteFile(old, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Start(ctx, "base", old, []string{"worker"}, os.Environ(), nil)
+	_, err = Start(ctx, "base", Command{Path: old, Args: []string{"worker"}, Env: os.Environ()}, nil)
 	if !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "the base build is older than the A/B protocol: fall back to the stored baseline") {
 		t.Errorf("an old build: %v, want ErrIncompatible with the fallback advice", err)
 	}

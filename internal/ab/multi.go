@@ -1,0 +1,102 @@
+package ab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/worker"
+)
+
+// multi is one build's worker made of several worker processes (a test
+// binary per package): it names every benchmark by its Key and sends each
+// request to the process that has it. With one part without a package it
+// is that process, names unchanged.
+type multi struct {
+	parts []*worker.Client
+	pkgs  []string
+	hello worker.Hello
+	// byKey is the part of every benchmark; names its name in that part.
+	byKey map[string]int
+	names map[string]string
+}
+
+// add joins part c, whose benchmarks names belong to package pkg.
+func (m *multi) add(c *worker.Client, pkg string, names []string) {
+	if m.names == nil {
+		m.names = map[string]string{}
+	}
+	if len(m.parts) == 0 {
+		m.hello = c.Handshake()
+		m.hello.Benchmarks = nil
+	}
+	i := len(m.parts)
+	m.parts = append(m.parts, c)
+	m.pkgs = append(m.pkgs, pkg)
+	for _, n := range names {
+		k := results.Key(pkg, n)
+		m.byKey[k], m.names[k] = i, n
+		m.hello.Benchmarks = append(m.hello.Benchmarks, k)
+	}
+}
+
+func (m *multi) Handshake() worker.Hello { return m.hello }
+
+func (m *multi) route(key string) (*worker.Client, string, error) {
+	i, ok := m.byKey[key]
+	if !ok {
+		return nil, "", fmt.Errorf("no worker serves %q", key)
+	}
+	return m.parts[i], m.names[key], nil
+}
+
+func (m *multi) Warmup(ctx context.Context, key string, d time.Duration) (bench.Sample, error) {
+	c, name, err := m.route(key)
+	if err != nil {
+		return bench.Sample{}, err
+	}
+	return c.Warmup(ctx, name, d)
+}
+
+func (m *multi) Run(ctx context.Context, key string, n, pre int) (bench.Sample, error) {
+	c, name, err := m.route(key)
+	if err != nil {
+		return bench.Sample{}, err
+	}
+	return c.Run(ctx, name, n, pre)
+}
+
+func (m *multi) Size(ctx context.Context, key string) (int, error) {
+	c, name, err := m.route(key)
+	if err != nil {
+		return 0, err
+	}
+	return c.Size(ctx, name)
+}
+
+// GC collects in every process: the orchestrator's collections treat the
+// builds alike.
+func (m *multi) GC(ctx context.Context) error {
+	var errs []error
+	for _, c := range m.parts {
+		errs = append(errs, c.GC(ctx))
+	}
+	return errors.Join(errs...)
+}
+
+func (m *multi) close() error {
+	var errs []error
+	for _, c := range m.parts {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
+}
+
+func (m *multi) kill() {
+	for _, c := range m.parts {
+		c.Kill()
+	}
+}

@@ -1,0 +1,129 @@
+package gotest
+
+import (
+	"bytes"
+	"context"
+	_ "embed" // the worker's source, added to each package at build time
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/worker"
+)
+
+// The worker's source: a test function that serves the package's
+// benchmarks over the worker protocol through testing.RunBenchmarks,
+// inside the package's own TestMain, and the external test package's
+// registration of its benchmarks. They are added to a package only in
+// wirebench's build (go test -c -overlay): the user's tree is not touched.
+var (
+	//go:embed worker.go.tmpl
+	workerSource string
+	//go:embed register.go.tmpl
+	registerSource string
+
+	workerTmpl   = template.Must(template.New("worker").Parse(workerSource))
+	registerTmpl = template.Must(template.New("register").Parse(registerSource))
+)
+
+// File names the worker's files get in a package's directory.
+const (
+	workerFile   = "zz_wirebench_worker_test.go"
+	registerFile = "zz_wirebench_register_test.go"
+)
+
+// WorkerTest is the test function that is the worker.
+const WorkerTest = "TestWirebenchWorker"
+
+// Binary is one package's test binary with the worker in it.
+type Binary struct {
+	Package Package
+	Path    string
+	// Built is how long the build took.
+	Built time.Duration
+}
+
+// ErrNoWorker is wrapped when a package's benchmarks cannot be served by
+// a worker built into its test binary (the external test package of a
+// main package cannot import it).
+var ErrNoWorker = errors.New("the worker cannot be built into this package's test binary")
+
+// Build compiles every package's test binary into dir, with the worker
+// added by an overlay and the benchmarks' memory statistics on (as
+// -benchmem). The error names the package and carries the compiler's
+// last lines.
+func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	overlay, err := writeOverlay(pkgs, filepath.Join(dir, "overlay"))
+	if err != nil {
+		return nil, err
+	}
+	var out []Binary
+	for i, p := range pkgs {
+		start := time.Now()
+		bin, err := filepath.Abs(filepath.Join(dir, fmt.Sprintf("%d-%s.test", i, p.Name)))
+		if err != nil {
+			return nil, err
+		}
+		args := append([]string{"test", "-c", "-o", bin, "-overlay", overlay}, t.BuildFlags...)
+		args = append(args, p.ImportPath)
+		if _, err := goCommand(ctx, t, args...); err != nil {
+			return nil, fmt.Errorf("build the tests of %s: %w", p.ImportPath, err)
+		}
+		out = append(out, Binary{Package: p, Path: bin, Built: time.Since(start)})
+	}
+	return out, nil
+}
+
+// writeOverlay renders the worker's files for every package into dir and
+// writes the go command's overlay file mapping them into the packages.
+func writeOverlay(pkgs []Package, dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	replace := map[string]string{}
+	for i, p := range pkgs {
+		if p.Name == "main" && len(p.External) > 0 {
+			return "", fmt.Errorf("%s: %w: its benchmarks %s are in package main_test, which cannot import package main", p.ImportPath, ErrNoWorker, strings.Join(p.External, ", "))
+		}
+		data := struct {
+			Package, ImportPath string
+			Internal, External  []string
+			Version             int
+		}{p.Name, p.ImportPath, p.Internal, p.External, worker.Version}
+		files := []struct {
+			name string
+			tmpl *template.Template
+		}{{workerFile, workerTmpl}}
+		if len(p.External) > 0 {
+			files = append(files, struct {
+				name string
+				tmpl *template.Template
+			}{registerFile, registerTmpl})
+		}
+		for _, f := range files {
+			var b bytes.Buffer
+			if err := f.tmpl.Execute(&b, data); err != nil {
+				return "", fmt.Errorf("render %s for %s: %w", f.name, p.ImportPath, err)
+			}
+			src := filepath.Join(dir, fmt.Sprintf("%d-%s", i, f.name))
+			if err := os.WriteFile(src, b.Bytes(), 0o644); err != nil {
+				return "", err
+			}
+			replace[filepath.Join(p.Dir, f.name)] = src
+		}
+	}
+	data, err := json.Marshal(map[string]any{"Replace": replace})
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "overlay.json")
+	return path, os.WriteFile(path, data, 0o644)
+}

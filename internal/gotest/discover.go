@@ -1,0 +1,223 @@
+package gotest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Package is one package of the module with benchmark functions in its
+// test files.
+type Package struct {
+	// ImportPath names the package; Dir is where its files are; Name is
+	// its package clause's name.
+	ImportPath, Dir, Name string
+	// Internal are the benchmark functions of its own test files (package
+	// Name), External those of its external test package (Name_test).
+	Internal, External []string
+}
+
+// Benchmarks is every benchmark function of p, sorted.
+func (p Package) Benchmarks() []string {
+	all := append(append([]string(nil), p.Internal...), p.External...)
+	sort.Strings(all)
+	return all
+}
+
+// Tree is a module's source tree and how to build its tests.
+type Tree struct {
+	// Dir is the module's directory (or a directory within it).
+	Dir string
+	// BuildFlags are passed to go list and go test -c, e.g.
+	// -tags=integration.
+	BuildFlags []string
+	// Env is the environment of the go command; nil means the process's.
+	Env []string
+}
+
+// goEnv is the go command's environment for t: t.Env, with GOWORK set to
+// the tree's own go.work when it has one and off otherwise, so that a
+// checkout of the base inside the head's workspace never builds with the
+// head's workspace.
+func (t Tree) goEnv() []string {
+	env := t.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	work := "off"
+	if root, err := moduleRoot(t.Dir); err == nil {
+		if _, err := os.Stat(filepath.Join(root, "go.work")); err == nil {
+			work = filepath.Join(root, "go.work")
+		}
+	}
+	return append(append([]string(nil), env...), "GOWORK="+work, "GOFLAGS="+goflags(env))
+}
+
+// goflags keeps GOFLAGS from env, adding -buildvcs=false: a checkout of
+// another user (the container's workspace) cannot be stamped.
+func goflags(env []string) string {
+	flags := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
+			flags = v
+		}
+	}
+	if !strings.Contains(flags, "-buildvcs") {
+		flags = strings.TrimSpace(flags + " -buildvcs=false")
+	}
+	return flags
+}
+
+// moduleRoot is the directory of the go.mod governing dir.
+func moduleRoot(dir string) (string, error) {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", fmt.Errorf("%s is not in a Go module (no go.mod in it or above it)", dir)
+		}
+		d = parent
+	}
+}
+
+// listed is what go list says of a package.
+type listed struct {
+	ImportPath, Dir, Name     string
+	TestGoFiles, XTestGoFiles []string
+	Error                     *struct{ Err string }
+}
+
+// ErrNoBenchmarks is wrapped when the packages selected have no benchmark
+// function.
+var ErrNoBenchmarks = errors.New("no benchmark functions")
+
+// Discover lists the packages patterns select in t (go list) and finds
+// the benchmark functions in their test files: the functions
+// BenchmarkXxx(b *testing.B) the go command would run.
+func Discover(ctx context.Context, t Tree, patterns []string) ([]Package, error) {
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	args := append([]string{"list", "-e", "-json=ImportPath,Dir,Name,TestGoFiles,XTestGoFiles,Error"}, t.BuildFlags...)
+	args = append(args, patterns...)
+	out, err := goCommand(ctx, t, args...)
+	if err != nil {
+		return nil, fmt.Errorf("go list %s in %s: %w", strings.Join(patterns, " "), t.Dir, err)
+	}
+	var pkgs []Package
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var l listed
+		if err := dec.Decode(&l); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("go list: %w", err)
+		}
+		if l.Error != nil {
+			return nil, fmt.Errorf("package %s: %s", l.ImportPath, l.Error.Err)
+		}
+		p := Package{ImportPath: l.ImportPath, Dir: l.Dir, Name: l.Name}
+		if p.Internal, err = benchmarkFuncs(l.Dir, l.TestGoFiles); err != nil {
+			return nil, err
+		}
+		if p.External, err = benchmarkFuncs(l.Dir, l.XTestGoFiles); err != nil {
+			return nil, err
+		}
+		if len(p.Internal)+len(p.External) > 0 {
+			pkgs = append(pkgs, p)
+		}
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("%w in the test files of %s in %s", ErrNoBenchmarks, strings.Join(patterns, " "), t.Dir)
+	}
+	return pkgs, nil
+}
+
+// goCommand runs the go command in t.Dir and returns its standard output;
+// an error carries the last lines of its standard error.
+func goCommand(ctx context.Context, t Tree, args ...string) ([]byte, error) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		return nil, fmt.Errorf("the go command is not in PATH: it builds the benchmarks")
+	}
+	cmd := exec.CommandContext(ctx, gobin, args...)
+	cmd.Dir, cmd.Env = t.Dir, t.goEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("%v\n%s", err, lastLines(stderr.String(), 20))
+	}
+	return out, nil
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = append([]string{"…"}, lines[len(lines)-n:]...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// benchmarkFuncs returns the benchmark functions declared in files of dir.
+func benchmarkFuncs(dir string, files []string) ([]string, error) {
+	var names []string
+	fset := token.NewFileSet()
+	for _, f := range files {
+		file, err := parser.ParseFile(fset, filepath.Join(dir, f), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, fmt.Errorf("parse %s: %w", filepath.Join(dir, f), err)
+		}
+		for _, d := range file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && isBenchmark(fd) {
+				names = append(names, fd.Name.Name)
+			}
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// isBenchmark reports whether fd is a benchmark the go command runs:
+// named Benchmark followed by nothing or by a non-lower-case letter, no
+// receiver, and one parameter of type *testing.B.
+func isBenchmark(fd *ast.FuncDecl) bool {
+	name := fd.Name.Name
+	if fd.Recv != nil || !strings.HasPrefix(name, "Benchmark") {
+		return false
+	}
+	if rest := name[len("Benchmark"):]; rest != "" {
+		if r, _ := utf8.DecodeRuneInString(rest); unicode.IsLower(r) {
+			return false
+		}
+	}
+	params := fd.Type.Params.List
+	if len(params) != 1 || len(params[0].Names) > 1 || fd.Type.Results != nil {
+		return false
+	}
+	star, ok := params[0].Type.(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := star.X.(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "B"
+}

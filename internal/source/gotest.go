@@ -1,0 +1,133 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/wirebench/wirebench/internal/ab"
+	"github.com/wirebench/wirebench/internal/gotest"
+	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/worker"
+)
+
+// GoTestSuite names a module's own benchmarks in results and baselines.
+const GoTestSuite = "go test"
+
+// GoTest is a module's own go test benchmarks: those the go test -bench
+// pattern Bench selects in the packages Packages selects, built with
+// BuildFlags. They run as workers built into the packages' test binaries
+// (internal/gotest), in this tree (Results) or in a base and a head tree
+// side by side (Target).
+type GoTest struct {
+	// Dir is the module tree Results measures ("" the working directory).
+	Dir        string
+	Packages   []string
+	Bench      string
+	BuildFlags []string
+	// Env is the environment of the builds and the workers; nil the
+	// process's.
+	Env []string
+}
+
+// Suite is GoTestSuite.
+func (GoTest) Suite() string { return GoTestSuite }
+
+// Title names the selection.
+func (g GoTest) Title() string {
+	return fmt.Sprintf("go test -bench %s %s", g.Bench, strings.Join(g.packages(), " "))
+}
+
+func (g GoTest) packages() []string {
+	if len(g.Packages) == 0 {
+		return []string{"./..."}
+	}
+	return g.Packages
+}
+
+// Results builds the benchmarks of g.Dir and measures them in
+// interleaved rounds as the plan says.
+func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string, error) {
+	dir, err := os.MkdirTemp("", "wirebench-gotest-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(dir)
+	tree := g.Dir
+	if tree == "" {
+		tree = "."
+	}
+	prog, err := g.Target(p).Build(ctx, tree, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := ab.Solo(ctx, prog, ab.SoloOptions{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Env: g.Env, Stderr: p.Progress, Progress: p.Progress})
+	if err != nil {
+		return nil, nil, fmt.Errorf("measure: %w", err)
+	}
+	r.Suite = GoTestSuite
+	env := results.Env{Commit: p.getenv("GITHUB_SHA"), Ref: p.getenv("GITHUB_REF_NAME")}
+	r.Env.Commit, r.Env.Ref = env.Commit, env.Ref
+	r.Settings.Filter = g.Bench
+	return r, nil, nil
+}
+
+// Target builds a tree's test binaries with the worker and starts one
+// worker per package, GOMAXPROCS=1, in the package's directory (where its
+// testdata is).
+func (g GoTest) Target(p Plan) ab.Target { return goTestTarget{g} }
+
+type goTestTarget struct{ g GoTest }
+
+func (t goTestTarget) CheckTree(tree string) error { return ab.CheckModule(tree) }
+
+func (t goTestTarget) Build(ctx context.Context, tree, dir string) (ab.Program, error) {
+	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env)}
+	pkgs, err := gotest.Discover(ctx, gt, t.g.packages())
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
+	}
+	bins, err := gotest.Build(ctx, gt, pkgs, dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
+	}
+	var prog ab.Program
+	for _, b := range bins {
+		prog = append(prog, ab.Part{
+			Command: worker.Command{
+				Path: b.Path,
+				Args: []string{"-test.run=^" + gotest.WorkerTest + "$", "-test.bench=^$", "-test.timeout=0"},
+				Env:  []string{"WIREBENCH_WORKER_FDS=3,4", "GOMAXPROCS=1"},
+				Dir:  b.Package.Dir,
+				FDs:  true,
+			},
+			Package: b.Package.ImportPath,
+			List:    t.g.Bench,
+		})
+	}
+	return prog, nil
+}
+
+// goTestEnv is the go command's environment for a user's module: the
+// toolchain the module asks for is fetched the way the go command does
+// (GOTOOLCHAIN=auto) unless the environment chose a toolchain other than
+// the image's default, local.
+func goTestEnv(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+1)
+	choice := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GOTOOLCHAIN="); ok {
+			choice = v
+			continue
+		}
+		out = append(out, kv)
+	}
+	if choice == "" || choice == "local" {
+		choice = "auto"
+	}
+	return append(out, "GOTOOLCHAIN="+choice)
+}
