@@ -87,6 +87,12 @@ func diff(path string, want, got reflect.Value) string {
 		if want.Len() != got.Len() {
 			return fmt.Sprintf("%s: got %d elements, want %d", orValue(path), got.Len(), want.Len())
 		}
+		if i, ok := firstDifferentElem(want, got); ok {
+			if i < 0 {
+				return ""
+			}
+			return mismatch(fmt.Sprintf("%s[%d]", path, i), want.Index(i), got.Index(i))
+		}
 		for i := range want.Len() {
 			if d := diff(fmt.Sprintf("%s[%d]", path, i), want.Index(i), got.Index(i)); d != "" {
 				return d
@@ -143,6 +149,50 @@ func diff(path string, want, got reflect.Value) string {
 		}
 	}
 	return ""
+}
+
+// firstDifferentElem compares slices or arrays of a basic kind (numbers,
+// strings, booleans) element by element without building a path for each
+// (a message of a million doubles would otherwise cost a million
+// formatted strings): the index of the first difference, -1 when there is
+// none, and false when the elements are not of a basic kind.
+func firstDifferentElem(want, got reflect.Value) (int, bool) {
+	switch want.Type().Elem().Kind() {
+	case reflect.Float32, reflect.Float64:
+		for i := range want.Len() {
+			w, g := want.Index(i).Float(), got.Index(i).Float()
+			if w != g && !(math.IsNaN(w) && math.IsNaN(g)) {
+				return i, true
+			}
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		for i := range want.Len() {
+			if want.Index(i).Int() != got.Index(i).Int() {
+				return i, true
+			}
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		for i := range want.Len() {
+			if want.Index(i).Uint() != got.Index(i).Uint() {
+				return i, true
+			}
+		}
+	case reflect.String:
+		for i := range want.Len() {
+			if want.Index(i).String() != got.Index(i).String() {
+				return i, true
+			}
+		}
+	case reflect.Bool:
+		for i := range want.Len() {
+			if want.Index(i).Bool() != got.Index(i).Bool() {
+				return i, true
+			}
+		}
+	default:
+		return 0, false
+	}
+	return -1, true
 }
 
 func orValue(path string) string {

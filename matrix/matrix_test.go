@@ -204,3 +204,17 @@ func TestRun(t *testing.T) {
 		t.Fatal("the benchmark did not run")
 	}
 }
+
+func TestDiffArrays(t *testing.T) {
+	a := []float64{1, 2, math.NaN(), 4}
+	b := []float64{1, 2, math.NaN(), 5}
+	if d := diffValues(&a, &b); d != "the value[3]: got 5, want 4" && !strings.Contains(d, "[3]: got 5, want 4") {
+		t.Errorf("diff %q", d)
+	}
+	if d := diffValues([]string{"x", "y"}, []string{"x", "y"}); d != "" {
+		t.Errorf("equal strings: %q", d)
+	}
+	if d := diffValues([]int32{1, 2}, []int32{1, 3}); !strings.Contains(d, "[1]: got 3, want 2") {
+		t.Errorf("ints: %q", d)
+	}
+}

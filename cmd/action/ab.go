@@ -92,7 +92,7 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		t0 := time.Now()
 		prog, err := r.Target.Build(ctx, side.tree, filepath.Join(dir, side.label))
 		if err != nil {
-			return nil, &sideError{side.label, err}
+			return nil, &ab.SideError{Side: side.label, Err: err}
 		}
 		progs[side.label] = prog
 		fmt.Fprintf(progress, "wirebench: ab: built the %s (%s) in %s\n", side.label, side.tree, time.Since(t0).Round(100*time.Millisecond))
@@ -124,15 +124,6 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		o.Rounds, o.Generations, o.ConfirmRounds, o.ConfirmGenerations, o.Collections)
 	return o, nil
 }
-
-// sideError is a failure of one build, the base or the head, to build.
-type sideError struct {
-	side string
-	err  error
-}
-
-func (e *sideError) Error() string { return e.err.Error() }
-func (e *sideError) Unwrap() error { return e.err }
 
 // environWith returns the process environment with key set to value, or
 // removed when value is "" (internal/ab drops the secrets from it before a

@@ -186,9 +186,9 @@ func TestSameRunnerABFallback(t *testing.T) {
 			old, _ := os.Getwd()
 			os.Chdir(dir)
 			defer os.Chdir(old)
-			o, why := a.sameRunnerAB(context.Background())
-			if o != nil {
-				t.Fatal("ran the A/B comparison")
+			o, why, failed := a.sameRunnerAB(context.Background())
+			if o != nil || failed != nil {
+				t.Fatalf("ran the A/B comparison: %v", failed)
 			}
 			if (tc.want == "") != (why == "") || !strings.Contains(why, tc.want) {
 				t.Errorf("reason %q, want %q", why, tc.want)

@@ -234,8 +234,14 @@ func (a *actionRun) check(ctx context.Context) error {
 		return err
 	}
 	var o *pipeline.Outcome
-	abOut, why := a.sameRunnerAB(ctx)
-	if abOut != nil {
+	abOut, why, failed := a.sameRunnerAB(ctx)
+	if failed != nil {
+		if ctx.Err() != nil {
+			return failed
+		}
+		o = pipeline.Broken(a.input("the base build at "+a.cfg.BasePath), "The pull request's build could not be measured", failed)
+		a.gha.Errorf("the pull request's build could not be measured: %s", firstLine(failed.Error()))
+	} else if abOut != nil {
 		in := a.input("the base build at " + a.cfg.BasePath)
 		var history []baseline.Entry
 		if base != nil {
@@ -315,44 +321,53 @@ func (a *actionRun) run(ctx context.Context) error {
 // sameRunnerAB runs the same-runner A/B comparison for the action's check
 // on a pull request, when the workflow checked the base commit out at the
 // input base-path (docs/ab-mode.md). It returns nil and the reason when the
-// check must fall back to the stored baseline: no base checkout, a tree
-// that is not a wirebench module, a base older than the A/B protocol, a
-// build or measurement that failed. The reason goes into the report.
-func (a *actionRun) sameRunnerAB(ctx context.Context) (*ab.Outcome, string) {
+// check falls back to the stored baseline: no base checkout, trees that
+// are not of the selected benchmarks, a base that cannot be built or run
+// (older than the A/B protocol, say): none of them the pull request's
+// doing. Whatever the head causes (it does not build, its worker crashes,
+// hangs or breaks the protocol, its go.mod wants a toolchain that cannot
+// be had) is returned as failed: the check fails closed, never passes on
+// code it could not measure.
+func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string, failed error) {
 	basePath := strings.TrimSpace(a.cfg.BasePath)
 	buildable, ok := a.src.(source.Buildable)
 	switch {
 	case !a.ev.IsPullRequest():
-		return nil, ""
+		return nil, "", nil
 	case a.cfg.BenchmarkFile != "":
-		return nil, "input benchmark-file compares your own `go test -bench` output with the stored baseline"
+		return nil, "input benchmark-file compares your own `go test -bench` output with the stored baseline", nil
 	case basePath == "":
-		return nil, "no checkout of the base commit (input base-path is empty; see docs/ab-mode.md for the second actions/checkout)"
+		return nil, "no checkout of the base commit (input base-path is empty; see docs/ab-mode.md for the second actions/checkout)", nil
 	case !ok:
-		return nil, "the benchmarks of " + a.src.Title() + " cannot be built from a checkout"
+		return nil, "the benchmarks of " + a.src.Title() + " cannot be built from a checkout", nil
 	}
 	target := buildable.Target(plan(a.e, a.cfg, true))
 	if err := target.CheckTree(basePath); err != nil {
-		return nil, fmt.Sprintf("input base-path %s: %v", basePath, err)
+		return nil, fmt.Sprintf("input base-path %s: %v", basePath, err), nil
 	}
 	if err := target.CheckTree("."); err != nil {
-		return nil, fmt.Sprintf("the workspace: %v", err)
+		return nil, fmt.Sprintf("the workspace: %v", err), nil
 	}
 	r := abRun{Target: target, Base: basePath, Head: ".", Filter: a.cfg.Filter, AA: true,
 		HeadCommit: a.ev.SHA, BaseCommit: a.ev.PR.BaseSHA,
 		Options: ab.Options{Budget: a.cfg.MeasureBudget(true), Compare: a.cfg.CompareOptions(true), Progress: a.e.stderr,
 			Why: fmt.Sprintf("pull request with a checkout of its base commit at %s (input base-path)", basePath)},
 	}
+	if a.cfg.Bench != "" {
+		r.Filter = a.cfg.Bench
+	}
 	a.gha.Infof("wirebench: same-runner A/B: base %s (%s) against the workspace (%s), budget %s", basePath, store.ShortSHA(r.BaseCommit), store.ShortSHA(r.HeadCommit), r.Options.Budget)
 	o, err := runAB(ctx, a.e.stderr, r)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, "cancelled"
-		}
+	switch {
+	case err == nil:
+		return o, "", nil
+	case ctx.Err() != nil:
+		return nil, "", ctx.Err()
+	case ab.Side(err) == "base":
 		a.gha.Warningf("same-runner A/B comparison not possible, falling back to the stored baseline: %v", err)
-		return nil, "the same-runner A/B comparison was not possible: " + firstLine(err.Error())
+		return nil, "the base could not be built or run for the same-runner A/B comparison: " + firstLine(err.Error()), nil
 	}
-	return o, ""
+	return nil, "", err
 }
 
 func firstLine(s string) string {

@@ -212,6 +212,7 @@ func copyFile(src, dst string) error {
 // worker.ErrIncompatible; on any error no worker is left running.
 func start(ctx context.Context, progs []Program, o StartOptions, suffix string, lists *listCache) (*Generation, error) {
 	labels := []string{"base" + suffix, "head" + suffix, "base (A/A)" + suffix}
+	sides := []string{"base", "head", "base"}
 	envs := [][]string{o.BaseEnv, o.HeadEnv, o.BaseEnv}
 	ws := make([]*multi, len(progs))
 	errs := make([]error, len(progs))
@@ -220,7 +221,7 @@ func start(ctx context.Context, progs []Program, o StartOptions, suffix string, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ws[i], errs[i] = startProgram(ctx, labels[i], p, envs[i], o.Stderr, lists)
+			ws[i], errs[i] = startProgram(ctx, sides[i], labels[i], p, envs[i], o.Stderr, lists)
 		}()
 	}
 	wg.Wait()
@@ -230,7 +231,13 @@ func start(ctx context.Context, progs []Program, o StartOptions, suffix string, 
 				w.kill()
 			}
 		}
-		// An incompatible build explains the rest: report it alone.
+		// The head's failure is the pull request's: report it alone, as
+		// also an incompatible build, which explains the rest.
+		for _, e := range errs {
+			if Side(e) == "head" {
+				return nil, e
+			}
+		}
 		for _, e := range errs {
 			if errors.Is(e, worker.ErrIncompatible) {
 				return nil, e
@@ -252,12 +259,14 @@ func start(ctx context.Context, progs []Program, o StartOptions, suffix string, 
 	return g, nil
 }
 
-// startProgram starts every part of p and joins them into one worker.
-func startProgram(ctx context.Context, label string, p Program, env []string, stderr io.Writer, lists *listCache) (*multi, error) {
+// startProgram starts every part of p, the build side ("base", "head" or
+// "" for no comparison), and joins them into one worker; its errors are
+// the side's.
+func startProgram(ctx context.Context, side, label string, p Program, env []string, stderr io.Writer, lists *listCache) (*multi, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	m := &multi{byKey: map[string]int{}}
+	m := &multi{side: side, byKey: map[string]int{}}
 	for _, part := range p {
 		cmd := part.Command
 		cmd.Env = workerEnviron(append(slices.Clone(env), cmd.Env...))
@@ -268,14 +277,14 @@ func startProgram(ctx context.Context, label string, p Program, env []string, st
 		c, err := worker.Start(ctx, partLabel, cmd, stderr)
 		if err != nil {
 			m.kill()
-			return nil, err
+			return nil, m.fail(err)
 		}
 		names := c.Handshake().Benchmarks
 		if part.List != "" {
 			if names, err = lists.list(ctx, c, part); err != nil {
 				c.Kill()
 				m.kill()
-				return nil, fmt.Errorf("%s: list the benchmarks: %w", partLabel, err)
+				return nil, m.fail(fmt.Errorf("%s: list the benchmarks: %w", partLabel, err))
 			}
 		}
 		m.add(c, part.Package, names)

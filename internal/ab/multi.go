@@ -16,6 +16,8 @@ import (
 // request to the process that has it. With one part without a package it
 // is that process, names unchanged.
 type multi struct {
+	// side is the build, "base" or "head": every error says so.
+	side  string
 	parts []*worker.Client
 	pkgs  []string
 	hello worker.Hello
@@ -48,9 +50,17 @@ func (m *multi) Handshake() worker.Hello { return m.hello }
 func (m *multi) route(key string) (*worker.Client, string, error) {
 	i, ok := m.byKey[key]
 	if !ok {
-		return nil, "", fmt.Errorf("no worker serves %q", key)
+		return nil, "", m.fail(fmt.Errorf("no worker serves %q", key))
 	}
 	return m.parts[i], m.names[key], nil
+}
+
+// fail marks err as the build's.
+func (m *multi) fail(err error) error {
+	if err == nil || m.side == "" {
+		return err
+	}
+	return &SideError{Side: m.side, Err: err}
 }
 
 func (m *multi) Warmup(ctx context.Context, key string, d time.Duration) (bench.Sample, error) {
@@ -58,7 +68,8 @@ func (m *multi) Warmup(ctx context.Context, key string, d time.Duration) (bench.
 	if err != nil {
 		return bench.Sample{}, err
 	}
-	return c.Warmup(ctx, name, d)
+	s, err := c.Warmup(ctx, name, d)
+	return s, m.fail(err)
 }
 
 func (m *multi) Run(ctx context.Context, key string, n, pre int) (bench.Sample, error) {
@@ -66,7 +77,8 @@ func (m *multi) Run(ctx context.Context, key string, n, pre int) (bench.Sample, 
 	if err != nil {
 		return bench.Sample{}, err
 	}
-	return c.Run(ctx, name, n, pre)
+	s, err := c.Run(ctx, name, n, pre)
+	return s, m.fail(err)
 }
 
 func (m *multi) Size(ctx context.Context, key string) (int, error) {
@@ -74,7 +86,8 @@ func (m *multi) Size(ctx context.Context, key string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return c.Size(ctx, name)
+	n, err := c.Size(ctx, name)
+	return n, m.fail(err)
 }
 
 // GC collects in every process: the orchestrator's collections treat the
@@ -84,7 +97,7 @@ func (m *multi) GC(ctx context.Context) error {
 	for _, c := range m.parts {
 		errs = append(errs, c.GC(ctx))
 	}
-	return errors.Join(errs...)
+	return m.fail(errors.Join(errs...))
 }
 
 func (m *multi) close() error {

@@ -39,9 +39,30 @@ type Outcome struct {
 }
 
 // ErrSetup marks a failure to set the comparison up (no Go toolchain, a
-// tree that is not a wirebench module, a build that fails): the caller can
-// fall back to the stored baseline.
+// tree that is not a wirebench module, a build that fails). Whether the
+// caller may fall back to the stored baseline depends on whose it is (see
+// Side): a base that cannot be built or run is not the pull request's
+// doing; a head that cannot is, and must fail the check.
 var ErrSetup = errors.New("cannot set up the same-runner A/B comparison")
+
+// SideError is a failure of one build: the base's or the head's.
+type SideError struct {
+	Side string // "base" or "head"
+	Err  error
+}
+
+func (e *SideError) Error() string { return e.Err.Error() }
+func (e *SideError) Unwrap() error { return e.Err }
+
+// Side returns which build err comes from, "base" or "head", or "" when
+// it is neither's (the machine, a cancellation).
+func Side(err error) string {
+	var se *SideError
+	if errors.As(err, &se) {
+		return se.Side
+	}
+	return ""
+}
 
 // run is one comparison under way: its options, the benchmarks both
 // builds have and what they cost, the tasks that measure them, and the

@@ -48,7 +48,7 @@ func Solo(ctx context.Context, p Program, o SoloOptions) (*results.Results, erro
 		o.Seed = uint64(time.Now().UnixNano())
 	}
 	start := time.Now()
-	w, err := startProgram(ctx, "run", p, o.Env, o.Stderr, &listCache{names: map[string][]string{}})
+	w, err := startProgram(ctx, "", "run", p, o.Env, o.Stderr, &listCache{names: map[string][]string{}})
 	if err != nil {
 		return nil, err
 	}

@@ -382,3 +382,30 @@ func TestBetweenRunNoiseRaisesThreshold(t *testing.T) {
 		t.Errorf("quiet benchmark: %s threshold %.3f", b.Verdict, b.Threshold)
 	}
 }
+
+// TestPackages: benchmarks of one name in two packages are two; a run of
+// one package compares with a run that names none by name alone.
+func TestPackages(t *testing.T) {
+	mk := func(pkgs ...string) *results.Results {
+		r := results.New("", results.Env{Machine: "m"})
+		for i, p := range pkgs {
+			b := results.Benchmark{Pkg: p, Name: "BenchmarkMarshal"}
+			for k := range 10 {
+				b.Add(results.UnitNsPerOp, float64(100*(i+1)+k%3))
+			}
+			r.Benchmarks = append(r.Benchmarks, b)
+		}
+		return r
+	}
+	res, err := Compare(mk("example.com/a", "example.com/b"), mk("example.com/a", "example.com/b"), Defaults())
+	if err != nil || len(res.Comparisons) != 2 || res.Comparisons[0].Name == res.Comparisons[1].Name {
+		t.Fatalf("two packages: %v, %+v", err, res)
+	}
+	res, err = Compare(mk(""), mk("example.com/a"), Defaults())
+	if err != nil || len(res.Comparisons) != 1 || len(res.New)+len(res.Missing) != 0 {
+		t.Errorf("one package against none: %v, %+v", err, res)
+	}
+	if _, err := Compare(mk("example.com/a"), mk("example.com/b"), Defaults()); err == nil {
+		t.Error("two different packages compared as one")
+	}
+}

@@ -1,6 +1,10 @@
 package compare
 
-import "github.com/wirebench/wirebench/internal/results"
+import (
+	"slices"
+
+	"github.com/wirebench/wirebench/internal/results"
+)
 
 // pair is one benchmark and unit measured by both runs: the baseline's
 // samples b, the candidate's c, and the shard that measured the
@@ -18,6 +22,7 @@ type pair struct {
 // ns/op is on both sides: it is derived from ns/op, and comparing it too
 // would count one change twice.
 func (r *Result) pairUp(base, cand *results.Results) []pair {
+	base, cand = samePackages(base, cand)
 	var pairs []pair
 	for _, cb := range cand.Benchmarks {
 		bb := base.Lookup(cb.Key())
@@ -48,6 +53,38 @@ func (r *Result) pairUp(base, cand *results.Results) []pair {
 		}
 	}
 	return pairs
+}
+
+// samePackages makes a run that names one package comparable with a run
+// that names none (go test -bench output of one package against the
+// embedded suite's results, which have no packages): their benchmarks
+// then match by name alone. Otherwise benchmarks match by package and
+// name, and the runs are returned as they are.
+func samePackages(base, cand *results.Results) (*results.Results, *results.Results) {
+	pb, pc := packages(base), packages(cand)
+	if !(len(pb) == 1 && len(pc) == 1) || pb[0] == pc[0] || (pb[0] != "" && pc[0] != "") {
+		return base, cand
+	}
+	return withoutPackages(base), withoutPackages(cand)
+}
+
+func packages(r *results.Results) []string {
+	var out []string
+	for _, b := range r.Benchmarks {
+		if !slices.Contains(out, b.Pkg) {
+			out = append(out, b.Pkg)
+		}
+	}
+	return out
+}
+
+func withoutPackages(r *results.Results) *results.Results {
+	c := *r
+	c.Benchmarks = slices.Clone(r.Benchmarks)
+	for i := range c.Benchmarks {
+		c.Benchmarks[i].Pkg = ""
+	}
+	return &c
 }
 
 // exampleName is a benchmark name of either run, for an error message

@@ -51,13 +51,16 @@ func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 		return err
 	}
 	var md string
-	switch o.Verdict {
-	case pipeline.Measured:
+	switch {
+	case o.Broken != "":
+		md = report.BrokenMarkdown(in.Title, o.Broken, o.Cause, in.Notes)
+		g.commentText(ctx, md, o)
+	case o.Verdict == pipeline.Measured:
 		md = report.RunMarkdown(in.Title, in.Notes, in.Candidate)
 		if err := report.RunTable(g.Log, in.Candidate); err != nil {
 			return err
 		}
-	case pipeline.Updated:
+	case o.Verdict == pipeline.Updated:
 		line := fmt.Sprintf("Baseline updated: %s, %d benchmarks, %s in its history.", o.Updated, len(in.Candidate.Benchmarks), human.Plural(len(o.Stored.History), "run", "runs"))
 		g.GHA.Infof("wirebench: %s", line)
 		md = report.UpdatedMarkdown(line, in.Candidate)
@@ -66,7 +69,7 @@ func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 		// the job summary (1 MiB a step) and the report file get
 		// everything.
 		md = report.Markdown(in, report.Options{MaxChars: SummaryMaxChars})
-		g.comment(ctx, o)
+		g.commentText(ctx, report.Markdown(in, report.Options{}), o)
 	}
 	if err := writeMarkdown(reportPath, md); err != nil {
 		return err
@@ -85,7 +88,7 @@ func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 // comment posts or refreshes the sticky comment as the comment input says.
 // A failure is a warning, never a failed check: on pull requests from forks
 // the token is read-only, and the report is in the job summary anyway.
-func (g GitHub) comment(ctx context.Context, o *pipeline.Outcome) {
+func (g GitHub) commentText(ctx context.Context, md string, o *pipeline.Outcome) {
 	if !g.Event.IsPullRequest() || g.Comment == "never" {
 		return
 	}
@@ -93,12 +96,12 @@ func (g GitHub) comment(ctx context.Context, o *pipeline.Outcome) {
 		g.GHA.Warningf("no github-token: the report is in the job summary only")
 		return
 	}
-	body := g.Marker + "\n" + report.Markdown(o.Report, report.Options{})
+	body := g.Marker + "\n" + md
 	regs, imps := o.Counts()
 	owner, repo, number := g.Event.Owner, g.Event.Repo, g.Event.PR.Number
 	var c githubapi.Comment
 	var err error
-	if g.Comment == "on-change" && regs+imps == 0 {
+	if g.Comment == "on-change" && regs+imps == 0 && o.Broken == "" {
 		c, err = g.API.UpdateComment(ctx, owner, repo, number, g.Marker, body)
 	} else {
 		c, err = g.API.UpsertComment(ctx, owner, repo, number, g.Marker, body)

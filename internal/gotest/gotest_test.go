@@ -1,60 +1,250 @@
 package gotest
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
+	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/worker"
+)
+
+// module writes a small module with the habits of real benchmarks: a
+// TestMain that prints banners, a flag of its own, prints inside a
+// benchmark, sub-benchmarks, b.ReportMetric, benchmarks in the external
+// test package, a benchmark of the same name in a second package, and one
+// that fails.
+func module(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.22\n",
+		"wire/wire.go": `package wire
+
+import "encoding/json"
+
+type Order struct {
+	ID   int64
+	Note string
+}
+
+func Marshal(o *Order) ([]byte, error) { return json.Marshal(o) }
+`,
+		"wire/wire_test.go": `package wire
+
+import (
+	"flag"
+	"fmt"
+	"os"
 	"testing"
 )
 
-// TestManualWorker builds /tmp/usermod (scratch) and talks to a worker.
-func TestManualWorker(t *testing.T) {
-	dir := os.Getenv("WIREBENCH_SCRATCH_MODULE")
-	if dir == "" {
-		t.Skip("set WIREBENCH_SCRATCH_MODULE")
+var own = flag.Bool("own-flag", false, "a flag of the package's own")
+
+func TestMain(m *testing.M) {
+	fmt.Println("BenchmarkBanner from TestMain 1 2 3")
+	fmt.Fprintln(os.Stderr, "setting up")
+	os.Exit(m.Run())
+}
+
+func BenchmarkMarshal(b *testing.B) {
+	o := &Order{ID: 1, Note: "hello"}
+	fmt.Println("BenchmarkMarshal says hello 1 2")
+	for b.Loop() {
+		Marshal(o)
 	}
+	b.ReportMetric(24, "B/msg")
+}
+
+func BenchmarkSizes(b *testing.B) {
+	for _, n := range []int{1, 100} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			o := &Order{ID: int64(n)}
+			for i := 0; i < b.N; i++ {
+				Marshal(o)
+			}
+		})
+	}
+}
+
+func BenchmarkFails(b *testing.B) {
+	b.Fatal("this benchmark is broken")
+}
+`,
+		"wire/ext_test.go": `package wire_test
+
+import (
+	"testing"
+
+	"example.com/m/wire"
+)
+
+func BenchmarkExternal(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		wire.Marshal(&wire.Order{})
+	}
+}
+
+`,
+		// Parsed by TestIsBenchmark only: go vet refuses the lower-case
+		// name in a build.
+		"wire/shapes.txt": `package wire_test
+
+import "testing"
+
+func BenchmarkOne(b *testing.B) {}
+
+func helper(b *testing.B, n int) {}
+
+func BenchmarklowerIsNotOne(b *testing.B) {}
+
+func BenchmarkTwoParams(b *testing.B, n int) {}
+
+func BenchmarkNotB(t *testing.T) {}
+
+type x struct{}
+
+func (x) BenchmarkMethod(b *testing.B) {}
+`,
+		"other/other.go": "package other\n",
+		"other/other_test.go": `package other
+
+import "testing"
+
+func BenchmarkMarshal(b *testing.B) {
+	s := 0
+	for i := 0; i < b.N; i++ {
+		s += i
+	}
+	_ = s
+}
+`,
+		"none/none.go": "package none\n",
+	}
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestDiscover(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	dir := module(t)
+	ctx := context.Background()
+	pkgs, err := Discover(ctx, Tree{Dir: dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Package{}
+	for _, p := range pkgs {
+		got[p.ImportPath] = p
+	}
+	if len(pkgs) != 2 {
+		t.Fatalf("packages %+v, want wire and other (none has no benchmarks)", pkgs)
+	}
+	w := got["example.com/m/wire"]
+	if !slices.Equal(w.Internal, []string{"BenchmarkFails", "BenchmarkMarshal", "BenchmarkSizes"}) || !slices.Equal(w.External, []string{"BenchmarkExternal"}) {
+		t.Errorf("wire: %+v", w)
+	}
+	if o := got["example.com/m/other"]; !slices.Equal(o.Internal, []string{"BenchmarkMarshal"}) {
+		t.Errorf("other: %+v", o)
+	}
+	_, err = Discover(ctx, Tree{Dir: dir}, []string{"./none"})
+	if !errors.Is(err, ErrNoBenchmarks) || !strings.Contains(err.Error(), "./none") {
+		t.Errorf("a package without benchmarks: %v", err)
+	}
+	if _, err := Discover(ctx, Tree{Dir: dir}, []string{"./nope"}); err == nil {
+		t.Error("a pattern matching no package was accepted")
+	}
+}
+
+// TestWorker builds the module's test binaries and drives a worker as the
+// engine does: it lists the benchmarks (sub-benchmarks too), runs blocks
+// of exact iteration counts with their allocations and reported metrics,
+// and reports a failing benchmark and an unknown one as errors, all while
+// the benchmarks and TestMain print on stdout.
+func TestWorker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	dir := module(t)
 	ctx := context.Background()
 	tree := Tree{Dir: dir}
-	pkgs, err := Discover(ctx, tree, []string{"./..."})
+	pkgs, err := Discover(ctx, tree, []string{"./wire"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%+v", pkgs)
-	bins, err := Build(ctx, tree, pkgs[:1], t.TempDir())
+	bins, err := Build(ctx, tree, pkgs, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	inR, inW, _ := os.Pipe()
-	outR, outW, _ := os.Pipe()
-	cmd := exec.Command(bins[0].Path, "-test.run=^"+WorkerTest+"$", "-test.bench=^$", "-test.timeout=0")
-	cmd.ExtraFiles = []*os.File{inR, outW}
-	cmd.Env = append(os.Environ(), "WIREBENCH_WORKER_FDS=3,4", "GOMAXPROCS=1")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	cmd.Dir = pkgs[0].Dir
-	if err := cmd.Start(); err != nil {
+	var diag strings.Builder
+	c, err := worker.Start(ctx, "head", worker.Command{
+		Path: bins[0].Path, Args: []string{"-test.run=^" + WorkerTest + "$", "-test.bench=^$", "-test.timeout=0"},
+		Env: append(os.Environ(), "WIREBENCH_WORKER_FDS=3,4", "GOMAXPROCS=1"), Dir: pkgs[0].Dir, FDs: true,
+	}, &diag)
+	if err != nil {
 		t.Fatal(err)
 	}
-	inR.Close()
-	outW.Close()
-	r := bufio.NewReader(outR)
-	read := func() string { l, _ := r.ReadString('\n'); return strings.TrimSpace(l) }
-	t.Log(read())
-	for i, req := range []map[string]any{
-		{"op": "list", "bench": "."},
-		{"op": "run", "name": "BenchmarkMarshal", "n": 1000},
-		{"op": "run", "name": "BenchmarkSizes/n=10", "n": 5000},
-		{"op": "warmup", "name": "BenchmarkMarshalExternal", "warmup_ns": 20e6},
-		{"op": "run", "name": "BenchmarkNope", "n": 10},
-		{"op": "quit"},
-	} {
-		req["id"] = i + 1
-		data, _ := json.Marshal(req)
-		inW.Write(append(data, '\n'))
-		t.Log(read())
+	defer c.Kill()
+	names, err := c.List(ctx, "Marshal|Sizes|External")
+	if err != nil {
+		t.Fatal(err)
 	}
-	inW.Close()
-	t.Log(cmd.Wait())
+	want := []string{"BenchmarkMarshal", "BenchmarkSizes/n=1", "BenchmarkSizes/n=100", "BenchmarkExternal"}
+	if !slices.Equal(names, want) {
+		t.Errorf("listed %q, want %q", names, want)
+	}
+	s, err := c.Run(ctx, "BenchmarkMarshal", 500, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Iterations != 500 || s.Elapsed <= 0 || s.Allocs < 500 || s.Metrics["B/msg"] != 24 {
+		t.Errorf("run: %+v", s)
+	}
+	if s, err := c.Run(ctx, "BenchmarkSizes/n=100", 2000, 0); err != nil || s.Iterations != 2000 {
+		t.Errorf("a sub-benchmark: %+v, %v", s, err)
+	}
+	if s, err := c.Warmup(ctx, "BenchmarkExternal", 20*time.Millisecond); err != nil || s.Iterations < 1 {
+		t.Errorf("warm-up of the external package's benchmark: %+v, %v", s, err)
+	}
+	if _, err := c.Run(ctx, "BenchmarkFails", 10, 0); err == nil || !strings.Contains(err.Error(), "this benchmark is broken") {
+		t.Errorf("a failing benchmark: %v", err)
+	}
+	if _, err := c.Run(ctx, "BenchmarkNope", 10, 0); err == nil || !strings.Contains(err.Error(), "gave no result") {
+		t.Errorf("an unknown benchmark: %v", err)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	if !strings.Contains(diag.String(), "setting up") || !strings.Contains(diag.String(), "BenchmarkBanner from TestMain") {
+		t.Errorf("the binary's own output did not reach the diagnostics:\n%s", diag.String())
+	}
+}
+
+func TestIsBenchmark(t *testing.T) {
+	dir := module(t)
+	names, err := benchmarkFuncs(filepath.Join(dir, "wire"), []string{"shapes.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(names, []string{"BenchmarkOne"}) {
+		t.Errorf("benchmarks %q: only BenchmarkOne is a benchmark the go command runs", names)
+	}
 }

@@ -35,6 +35,10 @@ type Outcome struct {
 	Updated string
 	// Stored is the baseline as written, for Verdict Updated.
 	Stored *baseline.Baseline
+	// Broken, with Verdict Fail and no comparison, says what could not be
+	// measured, and Cause why.
+	Broken string
+	Cause  error
 }
 
 // Failed reports whether the outcome fails the gate.
@@ -85,6 +89,20 @@ func judged(in report.Input) *Outcome {
 		v = Fail
 	}
 	return &Outcome{Verdict: v, Report: in}
+}
+
+// Broken is the outcome of a check that could not measure what it had
+// to (the pull request's build failed to build or to run): it fails, so
+// that code that could not be measured never passes.
+func Broken(in report.Input, what string, cause error) *Outcome {
+	if in.FailOn == "" {
+		in.FailOn = compare.FailOnRegression
+	}
+	v := Fail
+	if in.FailOn == compare.FailOnNever {
+		v = Pass
+	}
+	return &Outcome{Verdict: v, Report: in, Broken: what, Cause: cause}
 }
 
 // Run is the outcome of a run that compares nothing.

@@ -14,7 +14,8 @@ import (
 
 // ReadBench parses the standard Go benchmark format with
 // golang.org/x/perf/benchfmt. Each result line is one sample; lines of the
-// same benchmark (name without the -GOMAXPROCS suffix) are gathered. Units
+// same benchmark (package, from the pkg: line, and name without the
+// -GOMAXPROCS suffix) are gathered. Units
 // are kept as written (ns/op, not benchfmt's tidied sec/op). File
 // configuration (goos, goarch, cpu) fills Env. A syntax error is an error
 // naming the line, not a skipped line.
@@ -69,12 +70,20 @@ func addResult(res *Results, index map[string]int, rec *benchfmt.Result) error {
 			res.Env.GOMAXPROCS = p
 		}
 	}
-	i, ok := index[name]
+	// The package a line is in (its file's pkg: line) is part of its
+	// identity: two packages' BenchmarkMarshal are two benchmarks. Text
+	// that wirebench wrote of its own suite keeps its names alone.
+	pkg := ""
+	if rec.GetConfig("wirebench-suite") == "" {
+		pkg = rec.GetConfig("pkg")
+	}
+	key := Key(pkg, name)
+	i, ok := index[key]
 	if !ok {
 		i = len(res.Benchmarks)
-		index[name] = i
+		index[key] = i
 		codec, dataset, op := NameParts(name)
-		res.Benchmarks = append(res.Benchmarks, Benchmark{Name: name, Codec: codec, Dataset: dataset, Op: op})
+		res.Benchmarks = append(res.Benchmarks, Benchmark{Pkg: pkg, Name: name, Codec: codec, Dataset: dataset, Op: op})
 	}
 	b := &res.Benchmarks[i]
 	b.Iterations = append(b.Iterations, int64(rec.Iters))

@@ -106,8 +106,8 @@ func equal(a, b []float64) bool {
 }
 
 // TestReadGoTestOutput reads real `go test -bench` output: GOMAXPROCS
-// suffixes are dropped so names match the suite's, and sub-benchmark keys
-// fill codec and dataset.
+// suffixes are dropped so names match the suite's, the pkg: line names the
+// package, and sub-benchmark keys fill codec and dataset.
 func TestReadGoTestOutput(t *testing.T) {
 	in := `goos: linux
 goarch: amd64
@@ -126,14 +126,15 @@ ok  	github.com/wirebench/wirebench/internal/bench	12.345s
 	if len(r.Benchmarks) != 2 {
 		t.Fatalf("%d benchmarks, want 2", len(r.Benchmarks))
 	}
-	b := r.Lookup("BenchmarkSerialize/codec=protobuf/dataset=small")
-	if b == nil || b.Codec != "protobuf" || b.Dataset != "small" || b.Op != "serialize" {
+	const pkg = "github.com/wirebench/wirebench/internal/bench"
+	b := r.Lookup(Key(pkg, "BenchmarkSerialize/codec=protobuf/dataset=small"))
+	if b == nil || b.Pkg != pkg || b.Codec != "protobuf" || b.Dataset != "small" || b.Op != "serialize" {
 		t.Fatalf("unexpected benchmark %+v", b)
 	}
 	if got := b.Metric(UnitNsPerOp); !equal(got, []float64{94.87, 96.01}) {
 		t.Errorf("ns/op = %v", got)
 	}
-	if got := r.Lookup("BenchmarkFoo").Metric(UnitMBPerSec); !equal(got, []float64{12.5}) {
+	if got := r.Lookup(Key(pkg, "BenchmarkFoo")).Metric(UnitMBPerSec); !equal(got, []float64{12.5}) {
 		t.Errorf("MB/s = %v", got)
 	}
 }
@@ -216,5 +217,28 @@ func TestNameParts(t *testing.T) {
 		if c != tt.codec || d != tt.dataset || o != tt.op {
 			t.Errorf("%s: %q %q %q, want %q %q %q", tt.name, c, d, o, tt.codec, tt.dataset, tt.op)
 		}
+	}
+}
+
+// TestReadBenchPackages: two packages' benchmarks of one name are two
+// benchmarks; wirebench's own text keeps its names alone.
+func TestReadBenchPackages(t *testing.T) {
+	text := "pkg: example.com/a\nBenchmarkMarshal-2\t10\t100 ns/op\nBenchmarkMarshal-2\t10\t101 ns/op\n" +
+		"pkg: example.com/b\nBenchmarkMarshal-2\t10\t200 ns/op\n"
+	r, err := ReadBench(strings.NewReader(text), "two.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Benchmarks) != 2 || r.Lookup("example.com/a BenchmarkMarshal") == nil || len(r.Lookup("example.com/b BenchmarkMarshal").Metric(UnitNsPerOp)) != 1 {
+		t.Fatalf("benchmarks %+v", r.Benchmarks)
+	}
+	r.Format, r.Version = Format, Version // Validate checks them first
+	if err := r.Validate(); err != nil {
+		t.Errorf("two packages' benchmarks of one name: %v", err)
+	}
+	own := "pkg: github.com/wirebench/wirebench\nwirebench-suite: default\nBenchmarkSerialize/codec=raw/dataset=small\t10\t50 ns/op\n"
+	r, err = ReadBench(strings.NewReader(own), "own.txt")
+	if err != nil || r.Benchmarks[0].Pkg != "" || r.Benchmarks[0].Key() != "BenchmarkSerialize/codec=raw/dataset=small" {
+		t.Errorf("the suite's own text: %+v, %v", r.Benchmarks, err)
 	}
 }
