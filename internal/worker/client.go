@@ -58,6 +58,9 @@ func NewClient(ctx context.Context, label string, r io.Reader, w io.Writer) (*Cl
 	c := &Client{Label: label, w: w, lines: make(chan lineOrErr, 1), done: make(chan struct{})}
 	go readLines(r, c.lines, c.done)
 	line, err := c.next(ctx, DefaultTimeout)
+	if errors.Is(err, ErrProtocol) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: the %s build's worker sent no handshake: %v", ErrIncompatible, label, err)
 	}
@@ -69,12 +72,25 @@ func NewClient(ctx context.Context, label string, r io.Reader, w io.Writer) (*Cl
 	if err != nil {
 		return nil, err
 	}
+	if err := checkHello(label, h); err != nil {
+		return nil, err
+	}
 	c.Hello, c.Version = h, v
 	return c, nil
 }
 
+// MaxReplyBytes bounds one line from a worker, the handshake included (a
+// handshake of the default suite is a few KiB): a worker built from a pull
+// request must not be able to exhaust the orchestrator's memory with a
+// line that never ends.
+const MaxReplyBytes = 1 << 20
+
+// errLineTooLong is what readLines reports for a line over MaxReplyBytes.
+var errLineTooLong = fmt.Errorf("a line longer than %d bytes", MaxReplyBytes)
+
 // readLines feeds r's lines to ch until r ends (the last value carries the
-// error, io.EOF at a clean end) or done is closed.
+// error, io.EOF at a clean end), a line is longer than MaxReplyBytes (then
+// errLineTooLong, and nothing more is read), or done is closed.
 func readLines(r io.Reader, ch chan<- lineOrErr, done <-chan struct{}) {
 	defer close(ch)
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -87,13 +103,30 @@ func readLines(r io.Reader, ch chan<- lineOrErr, done <-chan struct{}) {
 		}
 	}
 	for {
-		line, err := br.ReadBytes('\n')
+		line, err := readBoundedLine(br, MaxReplyBytes)
 		if len(bytes.TrimSpace(line)) > 0 && !send(lineOrErr{line: bytes.TrimRight(line, "\r\n")}) {
 			return
 		}
 		if err != nil {
 			send(lineOrErr{err: err})
 			return
+		}
+	}
+}
+
+// readBoundedLine reads one line, its newline included, of at most limit
+// bytes besides the line ending; past that it stops reading at once and
+// returns errLineTooLong.
+func readBoundedLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(bytes.TrimRight(chunk, "\r\n")) > limit {
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
 		}
 	}
 }
@@ -107,6 +140,9 @@ func (c *Client) next(ctx context.Context, timeout time.Duration) ([]byte, error
 			return nil, io.EOF
 		}
 		if l.err != nil {
+			if errors.Is(l.err, errLineTooLong) {
+				return nil, fmt.Errorf("%w: the %s worker sent %v", ErrProtocol, c.Label, l.err)
+			}
 			if errors.Is(l.err, io.EOF) {
 				return nil, c.exitError(io.ErrUnexpectedEOF)
 			}
@@ -168,13 +204,16 @@ func (c *Client) call(ctx context.Context, req Request) (Reply, error) {
 	}
 	var rep Reply
 	if err := json.Unmarshal(line, &rep); err != nil {
-		return Reply{}, fmt.Errorf("%s worker: %s %s: malformed reply %q: %v", c.Label, req.Op, req.Name, abbreviate(line), err)
+		return Reply{}, fmt.Errorf("%w: %s worker: %s %s: malformed reply %q: %v", ErrProtocol, c.Label, req.Op, req.Name, abbreviate(line), err)
 	}
 	if rep.ID != req.ID {
-		return Reply{}, fmt.Errorf("%s worker: %s %s: reply to request %d, want %d (protocol out of step)", c.Label, req.Op, req.Name, rep.ID, req.ID)
+		return Reply{}, fmt.Errorf("%w: %s worker: %s %s: reply to request %d, want %d (protocol out of step)", ErrProtocol, c.Label, req.Op, req.Name, rep.ID, req.ID)
 	}
 	if !rep.OK {
-		return rep, &ReplyError{Label: c.Label, Op: req.Op, Msg: rep.Error}
+		return rep, &ReplyError{Label: c.Label, Op: req.Op, Msg: abbreviate([]byte(rep.Error))}
+	}
+	if err := rep.check(req); err != nil {
+		return Reply{}, fmt.Errorf("%w: %s worker: %s %s: %v", ErrProtocol, c.Label, req.Op, req.Name, err)
 	}
 	return rep, nil
 }
@@ -204,9 +243,6 @@ func (c *Client) Run(ctx context.Context, name string, n, pre int) (bench.Sample
 	r, err := c.call(ctx, Request{Op: OpRun, Name: name, N: n, Pre: pre})
 	if err != nil {
 		return bench.Sample{}, err
-	}
-	if r.Iterations != n {
-		return bench.Sample{}, fmt.Errorf("%s worker: run %s: %d iterations done, %d asked", c.Label, name, r.Iterations, n)
 	}
 	return r.sample(), nil
 }
@@ -307,6 +343,10 @@ func Start(ctx context.Context, label, binary string, args, env []string, stderr
 	c := &Client{Label: label, w: stdin, lines: make(chan lineOrErr, 1), done: make(chan struct{}), cmd: cmd, stdin: stdin, stderr: tail, waitErr: waitErr}
 	go readLines(stdout, c.lines, c.done)
 	line, err := c.next(ctx, DefaultTimeout)
+	if errors.Is(err, ErrProtocol) {
+		cmd.Process.Kill()
+		return nil, err
+	}
 	if err != nil {
 		cmd.Process.Kill()
 		if strings.Contains(tail.String(), "unknown command") {
@@ -322,6 +362,9 @@ func Start(ctx context.Context, label, binary string, args, env []string, stderr
 			ErrIncompatible, label, abbreviate(line), label)
 	}
 	v, err := Negotiate(label, h)
+	if err == nil {
+		err = checkHello(label, h)
+	}
 	if err != nil {
 		cmd.Process.Kill()
 		return nil, err
