@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Format names the JSON document kind, so a results file is never mistaken
@@ -199,6 +200,9 @@ func (r *Results) Validate() error {
 		if b.Name == "" {
 			return fmt.Errorf("a benchmark has no name")
 		}
+		if err := checkLabels(b); err != nil {
+			return err
+		}
 		if seen[b.Name] {
 			return fmt.Errorf("benchmark %s appears twice", b.Name)
 		}
@@ -215,6 +219,24 @@ func (r *Results) Validate() error {
 					return fmt.Errorf("benchmark %s: metric %s has the invalid value %v", b.Name, m.Unit, v)
 				}
 			}
+		}
+	}
+	return nil
+}
+
+// checkLabels checks that a benchmark's name, codec, dataset, operation
+// and units hold no control characters: Go benchmark names never do, and
+// reports and the job log show them on one line, where a line break or a
+// carriage return from a file another job or a pull request wrote could
+// start a line of its own.
+func checkLabels(b Benchmark) error {
+	labels := []struct{ what, s string }{{"name", b.Name}, {"codec", b.Codec}, {"dataset", b.Dataset}, {"op", b.Op}}
+	for _, m := range b.Metrics {
+		labels = append(labels, struct{ what, s string }{"unit", m.Unit})
+	}
+	for _, l := range labels {
+		if strings.IndexFunc(l.s, unicode.IsControl) >= 0 {
+			return fmt.Errorf("benchmark %q: its %s %q holds a control character", b.Name, l.what, l.s)
 		}
 	}
 	return nil

@@ -153,6 +153,8 @@ func TestReadErrors(t *testing.T) {
 		{"newer", `{"format": "wirebench.results", "version": 99}`, "newer than this wirebench"},
 		{"dup", `{"format": "wirebench.results", "version": 1, "benchmarks": [{"name":"A","metrics":[]},{"name":"A","metrics":[]}]}`, "appears twice"},
 		{"no samples", `{"format": "wirebench.results", "version": 1, "benchmarks": [{"name":"A","metrics":[{"unit":"ns/op","values":[]}]}]}`, "no samples"},
+		{"line break in a name", `{"format": "wirebench.results", "version": 1, "benchmarks": [{"name":"A\n::error::x","metrics":[{"unit":"ns/op","values":[1]}]}]}`, "its name \"A\\n::error::x\" holds a control character"},
+		{"carriage return in a unit", `{"format": "wirebench.results", "version": 1, "benchmarks": [{"name":"A","metrics":[{"unit":"ns/op\r","values":[1]}]}]}`, "its unit"},
 		{"negative samples", `{"format": "wirebench.results", "version": 1, "settings": {"samples": -1}, "benchmarks": []}`, "settings.samples is -1"},
 		{"negative iterations", `{"format": "wirebench.results", "version": 1, "benchmarks": [{"name":"A","iterations":[5,-2],"metrics":[{"unit":"ns/op","values":[1,2]}]}]}`, "iteration count is -2"},
 		{"negative shard", `{"format": "wirebench.results", "version": 1, "shards": [{"index": -1, "count": 2}], "benchmarks": []}`, "shards[0] has a negative count"},

@@ -87,7 +87,7 @@ func (s Shards) Results(ctx context.Context, p Plan) (*results.Results, []string
 		fmt.Fprintf(&note, " shard %d/%d measured %d benchmarks on machine %s (%s);", sh.Index, sh.Count, sh.Benchmarks, orDash(sh.Env.Machine), orDash(sh.Env.CPU))
 	}
 	if len(m.MissingShards) > 0 {
-		fmt.Fprintf(&note, " **shard(s) %v missing: their benchmarks are not in this report.**", m.MissingShards)
+		fmt.Fprintf(&note, " shard(s) %v missing: their benchmarks are not in this report.", m.MissingShards)
 	}
 	return m.Results, []string{strings.TrimSuffix(note.String(), ";") + "."}, nil
 }
