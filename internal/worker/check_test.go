@@ -1,11 +1,16 @@
 package worker
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -110,4 +115,55 @@ func TestReplyErrorAbbreviated(t *testing.T) {
 	if !errors.As(err, &re) || len(re.Msg) > 200 {
 		t.Fatalf("err = %.300v, want a ReplyError of at most 200 bytes", err)
 	}
+}
+
+// TestStderrNeutralised: what a worker prints on stderr reaches the job
+// log prefixed with its label, and none of it can act as a workflow
+// command, not even after a carriage return.
+func TestStderrNeutralised(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	script := filepath.Join(t.TempDir(), "worker")
+	body := "#!/bin/sh\nprintf 'starting\\r::error::pwned\\n##[add-mask]x\\n::stop-commands::tok' >&2\necho not-a-handshake\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var log syncBuffer
+	_, err := Start(context.Background(), "head", script, nil, nil, &log)
+	if err == nil {
+		t.Fatal("a worker without a handshake started")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(log.String(), "stop-commands") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond) // the last line is flushed when the process has exited
+	}
+	out := log.String()
+	for _, l := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if !strings.HasPrefix(l, "[head worker] ") || strings.Contains(l, "##[") {
+			t.Errorf("log line %q: want the worker's prefix and no workflow command", l)
+		}
+	}
+	if !strings.Contains(out, "pwned") || !strings.Contains(out, "stop-commands::tok") {
+		t.Errorf("the worker's text is lost: %q", out)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the worker's stderr copier and the
+// test reading it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/logsafe"
 )
 
 // DefaultTimeout bounds one request: the slowest single block of the
@@ -330,8 +331,12 @@ func Start(ctx context.Context, label, binary string, args, env []string, stderr
 		return nil, err
 	}
 	tail := &tailBuffer{max: 2048}
+	// The worker's stderr reaches the job log: it may come from a pull
+	// request's build, so no line of it may act as a workflow command.
+	var progress *logsafe.Writer
 	if stderr != nil {
-		cmd.Stderr = io.MultiWriter(tail, &prefixWriter{w: stderr, prefix: "[" + label + " worker] "})
+		progress = logsafe.NewWriter(stderr, "["+label+" worker] ")
+		cmd.Stderr = io.MultiWriter(tail, progress)
 	} else {
 		cmd.Stderr = tail
 	}
@@ -339,7 +344,13 @@ func Start(ctx context.Context, label, binary string, args, env []string, stderr
 		return nil, fmt.Errorf("start the %s worker %s: %w", label, binary, err)
 	}
 	waitErr := make(chan error, 1)
-	go func() { waitErr <- cmd.Wait() }()
+	go func() {
+		err := cmd.Wait() // returns once stderr is copied
+		if progress != nil {
+			progress.Flush()
+		}
+		waitErr <- err
+	}()
 	c := &Client{Label: label, w: stdin, lines: make(chan lineOrErr, 1), done: make(chan struct{}), cmd: cmd, stdin: stdin, stderr: tail, waitErr: waitErr}
 	go readLines(stdout, c.lines, c.done)
 	line, err := c.next(ctx, DefaultTimeout)
@@ -394,32 +405,4 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
-}
-
-// prefixWriter prefixes every line written to w.
-type prefixWriter struct {
-	mu     sync.Mutex
-	w      io.Writer
-	prefix string
-	mid    bool
-}
-
-func (p *prefixWriter) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []byte
-	for _, c := range b {
-		if !p.mid {
-			out = append(out, p.prefix...)
-			p.mid = true
-		}
-		out = append(out, c)
-		if c == '\n' {
-			p.mid = false
-		}
-	}
-	if _, err := p.w.Write(out); err != nil {
-		return 0, err
-	}
-	return len(b), nil
 }
