@@ -42,6 +42,12 @@ func TestPlainText(t *testing.T) {
 		{"code keeps `<img src=x>` inert", "code keeps `<img src=x>` inert"},
 		{"text @octocat <!-- x", "text @" + zeroWidthSpace + "octocat &lt;\\!-- x"},
 		{"``", ""},
+		{"--", "\\--"},             // not a thematic break
+		{"+ nested", "\\+ nested"}, // not a nested list
+		{"== x", "\\== x"},         // not a setext underline
+		{"12. item", "12\\. item"}, // not an ordered list
+		{"3) item", "3\\) item"},
+		{"2026 was a year", "2026 was a year"},
 	}
 	for _, tt := range tests {
 		if got := plainText(tt.in); got != tt.want {

@@ -5,6 +5,7 @@ import (
 
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -140,6 +141,12 @@ func escapeInline(s string) string { return escapeCell(s) }
 // wirebench's own notes show commands), everything else is escaped like a
 // cell. An unmatched backtick is shown as one.
 func plainText(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' ' // then collapsed with the rest of the white space
+		}
+		return r
+	}, s)
 	s = strings.Join(strings.Fields(s), " ")
 	parts := strings.Split(s, "`")
 	if len(parts)%2 == 0 { // odd number of backticks: the last one is text
@@ -154,7 +161,27 @@ func plainText(s string) string {
 			b.WriteString(escapeInline(p))
 		}
 	}
-	return b.String()
+	return escapeBlockStart(b.String())
+}
+
+// leadingOrdinal is the start of an ordered list item: "1." or "1)".
+var leadingOrdinal = regexp.MustCompile(`^[0-9]{1,9}[.)]`)
+
+// escapeBlockStart escapes what would make a line of escaped text start a
+// block of its own, where the text stands at the start of a line (a note
+// in a list item, a paragraph): a thematic break or a nested list ("-",
+// "+"), a setext underline ("=") or an ordered list ("1.").
+func escapeBlockStart(s string) string {
+	switch {
+	case s == "":
+		return s
+	case strings.ContainsRune("-+=", rune(s[0])):
+		return "\\" + s
+	case leadingOrdinal.MatchString(s):
+		n := len(leadingOrdinal.FindString(s)) - 1
+		return s[:n] + "\\" + s[n:]
+	}
+	return s
 }
 
 // code renders s as an inline code span; backticks, which would end it,
