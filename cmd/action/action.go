@@ -67,7 +67,7 @@ func cmdAction(ctx context.Context, e *env) error {
 		return fmt.Errorf("cannot write results to the workspace (%v): the container must run as root, as Docker actions do", err)
 	}
 	if cfg.Token != "" && ev.Owner != "" {
-		a.api, err = githubapi.New(githubapi.Options{BaseURL: e.getenv("GITHUB_API_URL"), Token: cfg.Token})
+		a.api, err = githubapi.New(githubapi.Options{BaseURL: e.getenv("GITHUB_API_URL"), Token: cfg.Token, CommentLogin: cfg.CommentAuthor})
 		if err != nil {
 			return badInput{err}
 		}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 
 	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/bounded"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
@@ -46,7 +46,10 @@ func cmdCompare(ctx context.Context, e *env, args []string) error {
 // text), as a baseline of that run alone, or a baseline file, whose
 // history then informs the comparison.
 func loadSide(path string) (*baseline.Baseline, error) {
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, results.MaxFileBytes)
+	if errors.Is(err, bounded.ErrTooLarge) {
+		return nil, badInput{err}
+	}
 	if err != nil {
 		return nil, badInputf("read %s: %w", path, unwrapPath(err))
 	}

@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/wirebench/wirebench/internal/config"
+	"github.com/wirebench/wirebench/internal/logsafe"
 )
 
 // Exit statuses, as documented in the README: 1 when the gate fails
@@ -60,6 +61,10 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	if len(args) > 0 {
 		name, args = args[0], args[1:]
 	}
+	if lw := logSafeStderr(name, stderr, getenv); lw != nil {
+		defer lw.Flush()
+		e.stderr = lw
+	}
 	var err error
 	switch name {
 	case "help", "-h", "-help", "--help":
@@ -81,6 +86,19 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		err = run(ctx, e, args)
 	}
 	return exitCode(e, err)
+}
+
+// logSafeStderr returns stderr neutralised by logsafe when it is the job
+// log of a GitHub Actions step, or nil. Progress lines, workers' stderr
+// and errors written there may quote a pull request (benchmark names, a
+// head build's output); wirebench never writes a workflow command to
+// stderr. A worker's stderr is left as it is: the orchestrator reading it
+// neutralises it.
+func logSafeStderr(cmd string, stderr io.Writer, getenv func(string) string) *logsafe.Writer {
+	if getenv("GITHUB_ACTIONS") != "true" || cmd == string(config.Worker) {
+		return nil
+	}
+	return logsafe.NewWriter(stderr, "")
 }
 
 // commandList names the commands people run.

@@ -169,3 +169,30 @@ func TestCheckAndUpdate(t *testing.T) {
 		t.Errorf("update over a truncated baseline: exit %d (%s), file untouched %v", code, errOut, bytes.Equal(before, after))
 	}
 }
+
+// TestStderrLogSafe: under GitHub Actions stderr is the job log, and an
+// error quoting text from elsewhere (here a file name with a line break)
+// cannot start a workflow command there; outside Actions it is left as
+// it is.
+func TestStderrLogSafe(t *testing.T) {
+	hostile := "nope\n::error::pwned ##[add-mask]x"
+	for _, tt := range []struct {
+		actions bool
+		want    string
+	}{
+		{true, "\n› ::error::pwned ##\u200b[add-mask]x"},
+		{false, "\n::error::pwned ##[add-mask]x"},
+	} {
+		var stdout, stderr bytes.Buffer
+		getenv := func(k string) string {
+			if k == "GITHUB_ACTIONS" && tt.actions {
+				return "true"
+			}
+			return ""
+		}
+		code := Main(context.Background(), []string{"compare", hostile, hostile}, strings.NewReader(""), &stdout, &stderr, getenv)
+		if code != exitBadInput || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("actions=%v: exit %d, stderr %q; want exit %d and %q", tt.actions, code, stderr.String(), exitBadInput, tt.want)
+		}
+	}
+}

@@ -2,14 +2,15 @@ package baseline
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/results"
@@ -37,14 +38,19 @@ type Baseline struct {
 	// Reference is the full results of the run that is the current
 	// reference.
 	Reference *results.Results `json:"reference"`
-	// History is one summary per stored run, oldest first, at most the
-	// bound given when it was last written.
+	// History is one summary per stored run in the order the runs arrived
+	// (were stored), oldest first, at most the bound given when it was
+	// last written. The order is never taken from the runs' clocks.
 	History []Entry `json:"history"`
 }
 
 // Entry summarises one run: when, what, where, and the median of every
 // metric of every benchmark.
 type Entry struct {
+	// Seq numbers the runs in the order they arrived: each refresh gives
+	// its run one more than the largest stored. Files written before it
+	// existed lack it; their order in the file is their arrival order.
+	Seq     int64     `json:"seq,omitempty"`
 	Time    time.Time `json:"time"`
 	Commit  string    `json:"commit,omitempty"`
 	Ref     string    `json:"ref,omitempty"`
@@ -88,62 +94,113 @@ func Summarize(r *results.Results, runID string) Entry {
 
 // New returns a baseline whose reference and only history entry is r.
 func New(r *results.Results, runID string) *Baseline {
-	return &Baseline{Format: Format, Version: Version, Suite: r.Suite, Reference: r, History: []Entry{Summarize(r, runID)}}
+	e := Summarize(r, runID)
+	e.Seq = 1
+	return &Baseline{Format: Format, Version: Version, Suite: r.Suite, Reference: r, History: []Entry{e}}
 }
 
-// Add makes r the reference and appends its summary to the history,
-// keeping at most limit entries (the newest).
+// Add records that r arrived now: it becomes the reference and the newest
+// history entry, keeping at most limit entries (the last to arrive), as
+// Refresh does.
 func (b *Baseline) Add(r *results.Results, runID string, limit int) {
-	b.Reference = r
-	b.Suite = r.Suite
-	b.History = append(b.History, Summarize(r, runID))
-	b.trim(limit)
+	*b = *Refresh(b, r, runID, limit)
 }
 
+// nextSeq is the arrival number of the next run: one more than the largest
+// in the history.
+func (b *Baseline) nextSeq() int64 {
+	var n int64
+	for _, e := range b.History {
+		n = max(n, e.Seq)
+	}
+	return n + 1
+}
+
+// trim keeps the limit entries that arrived last.
 func (b *Baseline) trim(limit int) {
 	if limit <= 0 {
 		limit = DefaultHistory
 	}
-	sort.SliceStable(b.History, func(i, j int) bool { return b.History[i].Time.Before(b.History[j].Time) })
 	if len(b.History) > limit {
 		b.History = slices.Clone(b.History[len(b.History)-limit:])
 	}
 }
 
-// Merge combines two versions of a baseline written concurrently (ours,
-// built on an older copy, and theirs, now stored): the history is the union
-// of both, without duplicates, oldest first, bounded by limit; the
-// reference is the more recently measured of the two. Nothing another
-// writer added is lost.
+// Merge combines two versions of a baseline: theirs, stored now, and ours,
+// written after it from an older copy or holding only a new run (see
+// Refresh). The history is the union of both without duplicates, in
+// arrival order (Seq; on a tie, theirs first, as ours is written after
+// it), bounded by limit, the earliest arrivals dropped first. The
+// reference is that of the side whose run arrived last: ours when it
+// brings a run theirs lacks, theirs when ours adds nothing (a write
+// retried after a lost answer). Nothing another writer added is lost, and
+// the runs' clocks are never consulted: a stored time in the future (a
+// skewed clock, an edited file) cannot keep a new run from becoming the
+// reference.
 func Merge(ours, theirs *Baseline, limit int) *Baseline {
-	out := &Baseline{Format: Format, Version: Version, Suite: ours.Suite, Reference: ours.Reference}
-	if theirs.Reference != nil && (ours.Reference == nil || theirs.Reference.Env.Time.After(ours.Reference.Env.Time)) {
-		out.Reference = theirs.Reference
+	type arrival struct {
+		e     Entry
+		ours  bool
+		index int
 	}
 	seen := map[string]bool{}
-	for _, h := range [][]Entry{theirs.History, ours.History} {
-		for _, e := range h {
-			if !seen[e.key()] {
-				seen[e.key()] = true
-				out.History = append(out.History, e)
-			}
+	var all []arrival
+	for i, e := range theirs.History {
+		if !seen[e.key()] {
+			seen[e.key()] = true
+			all = append(all, arrival{e, false, i})
 		}
+	}
+	for i, e := range ours.History {
+		if !seen[e.key()] {
+			seen[e.key()] = true
+			all = append(all, arrival{e, true, i})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b arrival) int {
+		if c := cmp.Compare(a.e.Seq, b.e.Seq); c != 0 {
+			return c
+		}
+		if a.ours != b.ours {
+			return cmpBool(a.ours, b.ours)
+		}
+		return cmp.Compare(a.index, b.index)
+	})
+	out := &Baseline{Format: Format, Version: Version, Suite: ours.Suite, Reference: theirs.Reference}
+	if n := len(all); out.Reference == nil || (n > 0 && all[n-1].ours) {
+		out.Reference = ours.Reference
+	}
+	for _, a := range all {
+		out.History = append(out.History, a.e)
 	}
 	out.trim(limit)
 	return out
 }
 
-// Refresh returns the baseline after run r: old (nil when there is none
-// yet) merged with a baseline of r alone, so that r becomes the reference
-// unless old holds a more recent run, and its summary joins the history,
-// bounded by limit. It is the one way a baseline is refreshed, on disk and
-// through the API alike, and it is idempotent: a write retried after a
-// lost answer does not add r twice.
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// Refresh returns the baseline after run r arrived: old (nil when there is
+// none yet) with r as the reference and the newest history entry, bounded
+// by limit. It is the one way a baseline is refreshed, on disk and through
+// the API alike, and it is idempotent: a write retried after a lost answer
+// finds r already stored and changes nothing, even if another run arrived
+// in between.
 func Refresh(old *Baseline, r *results.Results, runID string, limit int) *Baseline {
 	if old == nil {
 		old = &Baseline{}
 	}
-	return Merge(New(r, runID), old, limit)
+	b := New(r, runID)
+	b.History[0].Seq = old.nextSeq()
+	return Merge(b, old, limit)
 }
 
 // ErrNotExist is returned (wrapped) by Load when there is no baseline yet.
@@ -174,6 +231,9 @@ func Decode(name string, data []byte, suite string) (*Baseline, error) {
 	case suite != "" && head.Suite != suite:
 		return nil, fmt.Errorf("baseline %s is for suite %q, not %q: point --baseline at this suite's file", name, head.Suite, suite)
 	}
+	if err := checkTimes(data); err != nil {
+		return nil, fmt.Errorf("baseline %s: %v: %s", name, err, fix)
+	}
 	var b Baseline
 	if err := json.Unmarshal(data, &b); err != nil {
 		return nil, fmt.Errorf("baseline %s does not decode (%v): %s", name, err, fix)
@@ -184,7 +244,103 @@ func Decode(name string, data []byte, suite string) (*Baseline, error) {
 	if err := b.Reference.Validate(); err != nil {
 		return nil, fmt.Errorf("baseline %s: reference run: %v: %s", name, err, fix)
 	}
+	for i, e := range b.History {
+		if err := e.validate(); err != nil {
+			return nil, fmt.Errorf("baseline %s: history[%d]%s: %v: %s", name, i, e.describe(), err, fix)
+		}
+	}
+	b.numberArrivals()
 	return &b, nil
+}
+
+// checkTimes parses every time a baseline holds (the reference's and each
+// history entry's), so that a bad one is an error naming its field rather
+// than the decoder's message without a place.
+func checkTimes(data []byte) error {
+	var raw struct {
+		Reference *struct {
+			Env struct {
+				Time json.RawMessage `json:"time"`
+			} `json:"env"`
+		} `json:"reference"`
+		History []struct {
+			Time json.RawMessage `json:"time"`
+		} `json:"history"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil // not this check's business: the full decode says what is wrong
+	}
+	check := func(field string, v json.RawMessage) error {
+		var t time.Time
+		if len(v) == 0 || string(v) == "null" {
+			return nil
+		}
+		if err := t.UnmarshalJSON(v); err != nil {
+			return fmt.Errorf("%s is %s, not a time like \"2026-11-30T12:00:00Z\"", field, abbreviate(v))
+		}
+		return nil
+	}
+	if raw.Reference != nil {
+		if err := check("reference.env.time", raw.Reference.Env.Time); err != nil {
+			return err
+		}
+	}
+	for i, h := range raw.History {
+		if err := check(fmt.Sprintf("history[%d].time", i), h.Time); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// abbreviate quotes at most 40 bytes of a stored value for an error.
+func abbreviate(v []byte) string {
+	if len(v) > 40 {
+		return string(v[:40]) + "…"
+	}
+	return string(v)
+}
+
+// validate checks an entry's numbers: a non-negative arrival number and a
+// finite, non-negative median for every metric.
+func (e Entry) validate() error {
+	if e.Seq < 0 {
+		return fmt.Errorf("seq is %d, want a count ≥ 0", e.Seq)
+	}
+	for _, name := range slices.Sorted(maps.Keys(e.Medians)) {
+		for _, unit := range slices.Sorted(maps.Keys(e.Medians[name])) {
+			if v := e.Medians[name][unit]; math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				return fmt.Errorf("the median %s of %s is %v, want a finite number ≥ 0", unit, name, v)
+			}
+		}
+	}
+	return nil
+}
+
+// describe names an entry for errors by its commit, when it has one.
+func (e Entry) describe() string {
+	if e.Commit == "" {
+		return ""
+	}
+	c := e.Commit
+	if len(c) > 7 {
+		c = c[:7]
+	}
+	return " (commit " + c + ")"
+}
+
+// numberArrivals makes the arrival numbers increase along the history, the
+// order of the file being the order of arrival: entries written before
+// Seq existed (0) and any out of order (an edited file) are numbered after
+// the entry before them.
+func (b *Baseline) numberArrivals() {
+	var prev int64
+	for i := range b.History {
+		if b.History[i].Seq <= prev {
+			b.History[i].Seq = prev + 1
+		}
+		prev = b.History[i].Seq
+	}
 }
 
 // Encode returns b as indented JSON.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -56,18 +57,21 @@ func commits(h []Entry) []string {
 }
 
 // TestMergeKeepsBothWriters: two updates raced from the same stored copy;
-// the merge holds both new entries and the newer reference.
+// the merge holds both new entries, in the order they were stored (theirs
+// is stored, ours is written onto it), and the reference is the run
+// stored last, whatever the runs' clocks say (ours was measured an hour
+// before theirs: it used to lose the reference to theirs for that).
 func TestMergeKeepsBothWriters(t *testing.T) {
 	stored := New(runAt(t0, "c0", 100), "")
 	ours, theirs := clone(t, stored), clone(t, stored)
 	theirs.Add(runAt(t0.Add(2*time.Hour), "theirs", 101), "run-2", 50)
 	ours.Add(runAt(t0.Add(1*time.Hour), "ours", 102), "run-1", 50)
 	m := Merge(ours, theirs, 50)
-	if got := strings.Join(commits(m.History), ","); got != "c0,ours,theirs" {
-		t.Errorf("merged history %s, want c0,ours,theirs", got)
+	if got := strings.Join(commits(m.History), ","); got != "c0,theirs,ours" {
+		t.Errorf("merged history %s, want c0,theirs,ours (the order of arrival)", got)
 	}
-	if m.Reference.Env.Commit != "theirs" {
-		t.Errorf("reference %s, want the more recent run (theirs)", m.Reference.Env.Commit)
+	if m.Reference.Env.Commit != "ours" {
+		t.Errorf("reference %s, want the run stored last (ours)", m.Reference.Env.Commit)
 	}
 	// Merging again is idempotent.
 	if again := Merge(m, theirs, 50); len(again.History) != 3 {
@@ -150,5 +154,117 @@ func TestBetweenRunNoise(t *testing.T) {
 	n := b.BetweenRunNoise()
 	if !(n["BenchmarkNoisy"] > 0.05 && n["BenchmarkQuiet"] < 0.05) {
 		t.Errorf("noise %v: want the noisy benchmark above 5%% and the quiet one below, the runner's speed removed", n)
+	}
+}
+
+// TestOrderByArrival: whatever the runs' clocks say, a run that arrives
+// becomes the reference and the newest entry, the history is trimmed by
+// arrival, and a retried refresh adds nothing.
+func TestOrderByArrival(t *testing.T) {
+	future := t0.Add(100 * 365 * 24 * time.Hour)
+	tests := []struct {
+		name string
+		// times of the runs, in the order they arrive
+		times []time.Time
+		limit int
+		want  string // the history's commits, oldest arrival first
+	}{
+		{"clocks agree", []time.Time{t0, t0.Add(time.Hour), t0.Add(2 * time.Hour)}, 50, "r0,r1,r2"},
+		{"a run from the future first", []time.Time{future, t0, t0.Add(time.Hour)}, 50, "r0,r1,r2"},
+		{"clocks running backwards", []time.Time{t0.Add(2 * time.Hour), t0.Add(time.Hour), t0}, 50, "r0,r1,r2"},
+		{"trimmed by arrival, not by time", []time.Time{t0, future, t0.Add(-time.Hour), t0.Add(time.Hour)}, 2, "r2,r3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b *Baseline
+			for i, at := range tt.times {
+				r := runAt(at, "r"+string(rune('0'+i)), 100+float64(i))
+				b = Refresh(b, r, "", tt.limit)
+				if b.Reference != r {
+					t.Fatalf("after run %d the reference is %s, want the run that just arrived", i, b.Reference.Env.Commit)
+				}
+				if last := b.History[len(b.History)-1]; last.Commit != r.Env.Commit {
+					t.Fatalf("after run %d the newest entry is %s", i, last.Commit)
+				}
+			}
+			if got := strings.Join(commits(b.History), ","); got != tt.want {
+				t.Errorf("history %s, want %s", got, tt.want)
+			}
+			b = clone(t, b) // the order survives a write and a read
+			if got := strings.Join(commits(b.History), ","); got != tt.want {
+				t.Errorf("history after encoding %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestRefreshIdempotent: a write retried after a lost answer finds its run
+// stored and changes nothing, even when another run arrived in between.
+func TestRefreshIdempotent(t *testing.T) {
+	mine, theirs := runAt(t0.Add(time.Hour), "mine", 101), runAt(t0.Add(2*time.Hour), "theirs", 102)
+	stored := Refresh(New(runAt(t0, "c0", 100), ""), mine, "run-1", 50)
+	again := Refresh(clone(t, stored), mine, "run-1", 50)
+	if got := strings.Join(commits(again.History), ","); got != "c0,mine" || again.Reference.Env.Commit != "mine" {
+		t.Errorf("retry: history %s, reference %s; want c0,mine and mine", got, again.Reference.Env.Commit)
+	}
+	between := Refresh(clone(t, stored), theirs, "run-2", 50)
+	retried := Refresh(clone(t, between), mine, "run-1", 50)
+	if got := strings.Join(commits(retried.History), ","); got != "c0,mine,theirs" || retried.Reference.Env.Commit != "theirs" {
+		t.Errorf("retry after another run: history %s, reference %s; want c0,mine,theirs and theirs", got, retried.Reference.Env.Commit)
+	}
+}
+
+// TestDecodeWithoutSeq: a baseline written before arrival numbers existed
+// reads in its file order, and a refresh appends after it.
+func TestDecodeWithoutSeq(t *testing.T) {
+	b := New(runAt(t0.Add(5*time.Hour), "late-clock", 100), "")
+	b.Add(runAt(t0, "early-clock", 101), "", 50)
+	data, err := b.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := regexp.MustCompile(`\s*"seq": \d+,`).ReplaceAll(data, nil)
+	if bytes.Contains(old, []byte(`"seq"`)) {
+		t.Fatal("the seq fields were not removed")
+	}
+	got, err := Decode("old.json", old, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := strings.Join(commits(got.History), ","); c != "late-clock,early-clock" || got.History[0].Seq != 1 || got.History[1].Seq != 2 {
+		t.Fatalf("history %s with seqs %d,%d; want the file's order numbered 1,2", c, got.History[0].Seq, got.History[1].Seq)
+	}
+	got.Add(runAt(t0.Add(-time.Hour), "new", 102), "", 50)
+	if c := strings.Join(commits(got.History), ","); c != "late-clock,early-clock,new" || got.Reference.Env.Commit != "new" {
+		t.Errorf("after a refresh: %s, reference %s", c, got.Reference.Env.Commit)
+	}
+}
+
+// TestDecodeValidatesNumbers: impossible numbers in a stored baseline are
+// one clear error naming the field and the fix.
+func TestDecodeValidatesNumbers(t *testing.T) {
+	good, _ := New(runAt(t0, "c0", 100), "").Encode()
+	tests := []struct {
+		name, old, new, want string
+	}{
+		{"negative median", `"ns/op": 101`, `"ns/op": -101`, `history[0] (commit c0): the median ns/op of BenchmarkSerialize/codec=protobuf/dataset=small is -101, want a finite number ≥ 0`},
+		{"negative seq", `"seq": 1`, `"seq": -4`, "history[0] (commit c0): seq is -4, want a count ≥ 0"},
+		{"history time", `"time": "2026-11-30T12:00:00Z",` + "\n   \"commit\"", `"time": "yesterday",` + "\n   \"commit\"", `history[0].time is "yesterday", not a time`},
+		{"reference time", `"time": "2026-11-30T12:00:00Z"` + "\n  },", `"time": "soon"` + "\n  },", `reference.env.time is "soon", not a time`},
+		{"negative value", `100,`, `-100,`, "reference run: benchmark BenchmarkSerialize/codec=protobuf/dataset=small: metric ns/op has the invalid value -100"},
+		{"negative count", `"settings": {}`, `"settings": {"samples": -3}`, "reference run: settings.samples is -3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := bytes.Replace(good, []byte(tt.old), []byte(tt.new), 1)
+			if bytes.Equal(data, good) {
+				t.Fatalf("%q is not in the baseline:\n%s", tt.old, good)
+			}
+			_, err := Decode("b.json", data, "")
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "b.json") ||
+				!strings.Contains(err.Error(), "run `update`") || strings.Contains(err.Error(), "\n") {
+				t.Errorf("err = %v, want one line naming b.json, saying %q and the fix", err, tt.want)
+			}
+		})
 	}
 }

@@ -90,6 +90,9 @@ type Config struct {
 
 	// The action.
 	Mode, Token, Comment, BenchmarkFile string
+	// CommentAuthor is the login the sticky comment is written as ("":
+	// learned from the token).
+	CommentAuthor string
 
 	// Args are the command's arguments after the flags.
 	Args []string

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/wirebench/wirebench/internal/human"
 	"path/filepath"
 	"strconv"
 
@@ -13,6 +12,8 @@ import (
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/githubapi"
+	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/logsafe"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
 )
@@ -39,12 +40,16 @@ type GitHub struct {
 	// Outputs is set when the runner gives an outputs file.
 	Outputs bool
 	// Log receives what the step prints (the comparison or the run's
-	// table).
+	// table): the job log. Deliver writes it through logsafe, since
+	// benchmark names may come from a pull request.
 	Log interface{ Write([]byte) (int, error) }
 }
 
 // Deliver writes o.
 func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
+	log := logsafe.NewWriter(g.Log, "")
+	defer log.Flush()
+	g.Log = log
 	in := o.Report
 	resultsPath, reportPath := filepath.Join(g.OutDir, "results.json"), filepath.Join(g.OutDir, "report.md")
 	if err := in.Candidate.WriteFile(resultsPath); err != nil {
@@ -62,7 +67,7 @@ func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 		}
 	case o.Verdict == pipeline.Updated:
 		line := fmt.Sprintf("Baseline updated: %s, %d benchmarks, %s in its history.", o.Updated, len(in.Candidate.Benchmarks), human.Plural(len(o.Stored.History), "run", "runs"))
-		g.GHA.Infof("wirebench: %s", line)
+		g.info("wirebench: %s", line)
 		md = report.UpdatedMarkdown(line, in.Candidate)
 	default:
 		// The comment is bounded below GitHub's 65,536-character limit;
@@ -112,8 +117,15 @@ func (g GitHub) commentText(ctx context.Context, md string, o *pipeline.Outcome)
 	case err != nil:
 		g.GHA.Warningf("could not post the PR comment; the report is in the job summary: %v", err)
 	case c.ID != 0:
-		g.GHA.Infof("wirebench: report at %s", c.URL)
+		g.info("wirebench: report at %s", c.URL)
 	}
+}
+
+// info writes a plain line to the log, neutralised by logsafe: its
+// arguments (a path, a URL, a benchmark name) must not start a workflow
+// command on a line of their own.
+func (g GitHub) info(format string, args ...any) {
+	g.GHA.Infof("%s", logsafe.Text(fmt.Sprintf(format, args...)))
 }
 
 // outputs sets the step's outputs, the one place they are set.
@@ -146,7 +158,9 @@ func (g GitHub) annotate(res *compare.Result, failOn compare.FailOn) {
 		if failOn == compare.FailOnNever || c.Unconfirmed {
 			annotate = g.GHA.WithFieldsMap(map[string]string{"title": "wirebench regression (not enforced)"}).Warningf
 		}
-		annotate("%s %s: %s → %s (%+.1f%%)",
-			c.Name, c.Unit, report.FormatValue(c.Baseline.Median, c.Unit), report.FormatValue(c.Candidate.Median, c.Unit), 100*c.Change())
+		// go-githubactions escapes the message's line breaks; logsafe
+		// also breaks an old-style "##[" command a name may hold.
+		annotate("%s", logsafe.Text(fmt.Sprintf("%s %s: %s → %s (%+.1f%%)",
+			c.Name, c.Unit, report.FormatValue(c.Baseline.Median, c.Unit), report.FormatValue(c.Candidate.Median, c.Unit), 100*c.Change())))
 	}
 }

@@ -3,8 +3,9 @@ package event
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
+
+	"github.com/wirebench/wirebench/internal/bounded"
 )
 
 // Event is the trigger of a run.
@@ -89,13 +90,25 @@ func Read(getenv func(string) string) (*Event, error) {
 	if path == "" {
 		return e, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, MaxPayloadBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read the event payload (GITHUB_EVENT_PATH): %w", err)
 	}
+	if err := e.parse(path, data); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// MaxPayloadBytes bounds the event payload read: GitHub caps webhook
+// payloads at 25 MB, so anything larger is not one.
+const MaxPayloadBytes = 32 << 20
+
+// parse fills e from the payload data read from path (named in errors).
+func (e *Event) parse(path string, data []byte) error {
 	var p payload
 	if err := json.Unmarshal(data, &p); err != nil {
-		return nil, fmt.Errorf("event payload %s is not valid JSON: %w", path, err)
+		return fmt.Errorf("event payload %s is not valid JSON: %w", path, err)
 	}
 	e.DefaultBranch = p.Repository.DefaultBranch
 	if e.Owner == "" && p.Repository.FullName != "" {
@@ -112,10 +125,15 @@ func Read(getenv func(string) string) (*Event, error) {
 		if number == 0 {
 			number = p.Number
 		}
+		if number <= 0 {
+			return fmt.Errorf("event payload %s: a %s event without a pull request number (got %d)", path, e.Name, number)
+		}
 		e.PR = &PullRequest{Number: number, HeadSHA: pr.Head.SHA, HeadRef: pr.Head.Ref, BaseSHA: pr.Base.SHA, BaseRef: pr.Base.Ref}
 		if r := pr.Head.Repo; r != nil {
 			e.PR.HeadRepo = r.FullName
-			e.PR.Fork = r.Fork || (r.FullName != "" && pr.Base.Repo.FullName != "" && r.FullName != pr.Base.Repo.FullName)
+			// A head repository that does not say its name cannot be
+			// told apart from a fork: treat it as one, like a deleted one.
+			e.PR.Fork = r.Fork || r.FullName == "" || (pr.Base.Repo.FullName != "" && r.FullName != pr.Base.Repo.FullName)
 		} else {
 			e.PR.Fork = true // the head repository was deleted: treat as untrusted
 		}
@@ -123,5 +141,5 @@ func Read(getenv func(string) string) (*Event, error) {
 			e.SHA = e.PR.HeadSHA
 		}
 	}
-	return e, nil
+	return nil
 }

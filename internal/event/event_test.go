@@ -1,6 +1,9 @@
 package event
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -59,5 +62,32 @@ func TestReadErrors(t *testing.T) {
 	e, err := Read(env(map[string]string{"GITHUB_EVENT_NAME": "workflow_dispatch", "GITHUB_REPOSITORY": "o/r"}))
 	if err != nil || e.IsPullRequest() || e.IsPushToDefault() {
 		t.Errorf("plain event: %+v %v", e, err)
+	}
+}
+
+// TestReadRefusesBadPayloads: a payload over the bound is refused before
+// it is parsed, and a pull request event without a number is an error,
+// not a comment on #0.
+func TestReadRefusesBadPayloads(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.json")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxPayloadBytes + 1); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	f.Close()
+	noNumber := filepath.Join(dir, "no-number.json")
+	os.WriteFile(noNumber, []byte(`{"pull_request":{"head":{"sha":"a"}}}`), 0o644)
+	for _, tt := range []struct{ path, event, want string }{
+		{huge, "pull_request", "larger than 32 MiB"},
+		{noNumber, "pull_request", "without a pull request number"},
+	} {
+		_, err := Read(env(map[string]string{"GITHUB_EVENT_NAME": tt.event, "GITHUB_EVENT_PATH": tt.path}))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want it to say %q", filepath.Base(tt.path), err, tt.want)
+		}
 	}
 }

@@ -151,6 +151,9 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	for _, c := range s.comments {
 		if c.ID == id && c.Owner == r.PathValue("owner") && c.Repo == r.PathValue("repo") {
+			if !canEdit(w, identity(r), c) {
+				return
+			}
 			c.Body = body
 			c.UpdatedAt = time.Now().UTC().Truncate(time.Second)
 			writeJSON(w, http.StatusOK, s.commentJSON(c))
@@ -158,6 +161,19 @@ func (s *Server) updateComment(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeError(w, http.StatusNotFound, "Not Found", docUpdateComment, nil)
+}
+
+// canEdit answers 403, as GitHub does, when the caller is not the
+// comment's author: a token may only edit its own comments. (GitHub also
+// lets collaborators with write access edit others' comments in the web
+// UI; an integration token gets "Resource not accessible by integration",
+// which is the case the fake models for every token.)
+func canEdit(w http.ResponseWriter, id Identity, c *Comment) bool {
+	if strings.EqualFold(id.Login, c.Login) {
+		return true
+	}
+	writeError(w, http.StatusForbidden, "Resource not accessible by integration", docUpdateComment, nil)
+	return false
 }
 
 // commentBody decodes {"body": ...} and enforces GitHub's validation,
@@ -186,35 +202,54 @@ func commentBody(w http.ResponseWriter, r *http.Request, docURL string) (string,
 
 // commentJSON renders c as the REST API does. s.mu is held.
 func (s *Server) commentJSON(c *Comment) map[string]any {
-	userID := int64(actionsBotID)
-	if c.Login != ActionsBot.Login {
-		userID = int64(len(c.Login))*7919 + 1
-	}
 	repoURL := fmt.Sprintf("%s/repos/%s/%s", s.URL, c.Owner, c.Repo)
 	return map[string]any{
-		"id":         c.ID,
-		"node_id":    fmt.Sprintf("IC_kwDOFAKE%d", c.ID),
-		"url":        fmt.Sprintf("%s/issues/comments/%d", repoURL, c.ID),
-		"html_url":   fmt.Sprintf("%s/%s/%s/pull/%d#issuecomment-%d", s.URL, c.Owner, c.Repo, c.Number, c.ID),
-		"issue_url":  fmt.Sprintf("%s/issues/%d", repoURL, c.Number),
-		"body":       c.Body,
-		"created_at": c.CreatedAt.Format(time.RFC3339),
-		"updated_at": c.UpdatedAt.Format(time.RFC3339),
-		"user": map[string]any{
-			"login":      c.Login,
-			"id":         userID,
-			"node_id":    fmt.Sprintf("MDQ6VXNlcjE%d", userID),
-			"type":       c.UserType,
-			"site_admin": false,
-			"url":        s.URL + "/users/" + url.PathEscape(c.Login),
-			"html_url":   s.URL + "/" + url.PathEscape(c.Login),
-		},
+		"id":                 c.ID,
+		"node_id":            fmt.Sprintf("IC_kwDOFAKE%d", c.ID),
+		"url":                fmt.Sprintf("%s/issues/comments/%d", repoURL, c.ID),
+		"html_url":           fmt.Sprintf("%s/%s/%s/pull/%d#issuecomment-%d", s.URL, c.Owner, c.Repo, c.Number, c.ID),
+		"issue_url":          fmt.Sprintf("%s/issues/%d", repoURL, c.Number),
+		"body":               c.Body,
+		"created_at":         c.CreatedAt.Format(time.RFC3339),
+		"updated_at":         c.UpdatedAt.Format(time.RFC3339),
+		"user":               s.userJSON(Identity{Login: c.Login, Type: c.UserType}),
 		"author_association": "NONE",
 	}
+}
+
+// userJSON renders an account as the REST API's simple user object.
+func (s *Server) userJSON(id Identity) map[string]any {
+	userID := int64(actionsBotID)
+	if id.Login != ActionsBot.Login {
+		userID = int64(len(id.Login))*7919 + 1
+	}
+	return map[string]any{
+		"login":      id.Login,
+		"id":         userID,
+		"node_id":    fmt.Sprintf("MDQ6VXNlcjE%d", userID),
+		"type":       id.Type,
+		"site_admin": false,
+		"url":        s.URL + "/users/" + url.PathEscape(id.Login),
+		"html_url":   s.URL + "/" + url.PathEscape(id.Login),
+	}
+}
+
+// getUser serves GET /user, the authenticated account: a user's token
+// gets its account; an installation token (GITHUB_TOKEN, a GitHub App's)
+// gets 403 "Resource not accessible by integration", as on GitHub, since
+// it acts for no user.
+func (s *Server) getUser(w http.ResponseWriter, r *http.Request) {
+	id := identity(r)
+	if id.Type != "User" {
+		writeError(w, http.StatusForbidden, "Resource not accessible by integration", docGetUser, nil)
+		return
+	}
+	writeJSON(w, http.StatusOK, s.userJSON(id))
 }
 
 const (
 	docListComments  = "https://docs.github.com/rest/issues/comments#list-issue-comments"
 	docCreateComment = "https://docs.github.com/rest/issues/comments#create-an-issue-comment"
 	docUpdateComment = "https://docs.github.com/rest/issues/comments#update-an-issue-comment"
+	docGetUser       = "https://docs.github.com/rest/users/users#get-the-authenticated-user"
 )

@@ -1,6 +1,9 @@
 // Package fakegithub is a local, in-memory stand-in for the parts of the
 // GitHub REST API that wirebench uses: issue comments (the sticky PR comment),
-// repository contents (the stored baseline) and git blobs (large files).
+// the authenticated user (GET /user, which tells a personal token's account
+// and refuses installation tokens), repository contents (the stored
+// baseline) and git blobs (large files). As on GitHub, a token may edit only
+// the comments its own account wrote.
 //
 // It speaks the real endpoints, status codes and JSON shapes as api.github.com
 // returns them and as github.com/google/go-github decodes them, so the client

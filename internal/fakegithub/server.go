@@ -107,6 +107,7 @@ func newServer() *Server {
 	s.mux.HandleFunc("GET /repos/{owner}/{repo}/issues/{number}/comments", s.listComments)
 	s.mux.HandleFunc("POST /repos/{owner}/{repo}/issues/{number}/comments", s.createComment)
 	s.mux.HandleFunc("PATCH /repos/{owner}/{repo}/issues/comments/{id}", s.updateComment)
+	s.mux.HandleFunc("GET /user", s.getUser)
 	s.mux.HandleFunc("GET /repos/{owner}/{repo}/contents/{path...}", s.getContents)
 	s.mux.HandleFunc("PUT /repos/{owner}/{repo}/contents/{path...}", s.putContents)
 	s.mux.HandleFunc("GET /repos/{owner}/{repo}/git/blobs/{sha}", s.getBlob)

@@ -150,6 +150,78 @@ func TestCommentValidationAndAuth(t *testing.T) {
 	}
 }
 
+// TestEditOnlyOwnComments: as on GitHub, a token cannot edit a comment
+// another account wrote: 403 with GitHub's error body, and the comment
+// stays as it was.
+func TestEditOnlyOwnComments(t *testing.T) {
+	s := New()
+	defer s.Close()
+	s.AddToken("actions", ActionsBot)
+	s.AddToken("pat", Identity{Login: "octocat", Type: "User"})
+	ctx := context.Background()
+	tests := []struct {
+		name, token, author, authorType string
+		wantStatus                      int
+	}{
+		{"own bot comment", "actions", "github-actions[bot]", "Bot", 200},
+		{"own user comment", "pat", "octocat", "User", 200},
+		{"login compared without case", "pat", "OctoCat", "User", 200},
+		{"another bot's comment", "actions", "quoting-app[bot]", "Bot", 403},
+		{"a user's comment, bot token", "actions", "mallory", "User", 403},
+		{"a bot's comment, user token", "pat", "github-actions[bot]", "Bot", 403},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := s.AddComment("o", "r", 3, tt.author, tt.authorType, "original")
+			_, resp, err := newClient(t, s, tt.token).Issues.UpdateComment(ctx, "o", "r", c.ID, github.IssueCommentRequest{Body: "edited"})
+			if status(resp) != tt.wantStatus {
+				t.Fatalf("status %d (%v), want %d", status(resp), err, tt.wantStatus)
+			}
+			var body string
+			for _, got := range s.Comments("o", "r", 3) {
+				if got.ID == c.ID {
+					body = got.Body
+				}
+			}
+			if tt.wantStatus != 200 {
+				var er *github.ErrorResponse
+				if !errors.As(err, &er) || er.Message != "Resource not accessible by integration" || er.DocumentationURL == "" {
+					t.Errorf("error = %#v, want GitHub's 403 body", err)
+				}
+				if body != "original" {
+					t.Errorf("refused edit changed the comment to %q", body)
+				}
+			} else if body != "edited" {
+				t.Errorf("comment reads %q after an allowed edit", body)
+			}
+		})
+	}
+}
+
+// TestAuthenticatedUser: GET /user names a user's token's account and
+// refuses an installation token as GitHub does.
+func TestAuthenticatedUser(t *testing.T) {
+	s := New()
+	defer s.Close()
+	s.AddToken("actions", ActionsBot)
+	s.AddToken("pat", Identity{Login: "octocat", Type: "User"})
+	ctx := context.Background()
+
+	u, _, err := newClient(t, s, "pat").Users.Get(ctx, "")
+	if err != nil || u.GetLogin() != "octocat" || u.GetType() != "User" || u.GetID() == 0 {
+		t.Errorf("GET /user with a personal token: %+v, %v", u, err)
+	}
+	_, resp, err := newClient(t, s, "actions").Users.Get(ctx, "")
+	var er *github.ErrorResponse
+	if status(resp) != 403 || !errors.As(err, &er) || er.Message != "Resource not accessible by integration" ||
+		!strings.HasSuffix(er.DocumentationURL, "#get-the-authenticated-user") {
+		t.Errorf("GET /user with an installation token: status %d, %v; want 403 Resource not accessible by integration", status(resp), err)
+	}
+	if _, resp, _ := newClient(t, s, "unknown").Users.Get(ctx, ""); status(resp) != 401 {
+		t.Errorf("GET /user with an unknown token: status %d, want 401", status(resp))
+	}
+}
+
 func TestContentsCreateUpdateConflict(t *testing.T) {
 	s := New()
 	defer s.Close()

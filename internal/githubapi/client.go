@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/go-github/v93/github"
@@ -31,10 +32,12 @@ type Options struct {
 	// Sleep waits between retries; tests inject a fake. The default is a
 	// real sleep that returns early when ctx is done.
 	Sleep func(ctx context.Context, d time.Duration) error
-	// CommentLogin is the login of the account that writes the sticky
-	// comment when it is not a bot (e.g. a personal access token). Comments
-	// by any account of type "Bot" (github-actions[bot] for GITHUB_TOKEN, or
-	// a GitHub App) are recognised without it.
+	// CommentLogin is the login of the account the token comments as: only
+	// comments by that account are ever edited. Empty, the client learns
+	// it once (see Client.Login): github-actions[bot] for an installation
+	// token (GITHUB_TOKEN's "ghs_" tokens), the token's user for a
+	// personal token. A GitHub App's installation token comments as
+	// "<app-slug>[bot]" and must say so here.
 	CommentLogin string
 	// Transport is the underlying HTTP transport; default
 	// http.DefaultTransport.
@@ -50,6 +53,9 @@ type Client struct {
 	maxElapsed   time.Duration
 	sleep        func(context.Context, time.Duration) error
 	commentLogin string
+
+	loginMu sync.Mutex
+	login   string // learned by Login; "" until then
 }
 
 // New returns a Client for opts.

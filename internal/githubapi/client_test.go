@@ -74,6 +74,9 @@ func TestUpsertComment(t *testing.T) {
 		name         string
 		seed         func(s *fakegithub.Server) (wantID int64) // 0: a new comment is expected
 		commentLogin string
+		// identity, when set, is who the fake says the token is; the fake
+		// refuses edits of comments by anyone else.
+		identity     *fakegithub.Identity
 		wantComments int
 	}{
 		{name: "no comments: create", seed: func(*fakegithub.Server) int64 { return 0 }, wantComments: 1},
@@ -89,6 +92,14 @@ func TestUpsertComment(t *testing.T) {
 			name: "marker in a human's comment is not hijacked",
 			seed: func(s *fakegithub.Server) int64 {
 				s.AddComment("o", "r", 7, "mallory", "User", "quoting "+marker)
+				return 0
+			},
+			wantComments: 2,
+		},
+		{
+			name: "marker in another bot's comment is not hijacked",
+			seed: func(s *fakegithub.Server) int64 {
+				s.AddComment("o", "r", 7, "quoting-app[bot]", "Bot", "see "+marker)
 				return 0
 			},
 			wantComments: 2,
@@ -119,6 +130,7 @@ func TestUpsertComment(t *testing.T) {
 		{
 			name:         "personal token: configured login",
 			commentLogin: "Octocat",
+			identity:     &fakegithub.Identity{Login: "octocat", Type: "User"},
 			seed: func(s *fakegithub.Server) int64 {
 				return s.AddComment("o", "r", 7, "octocat", "User", marker+" old").ID
 			},
@@ -128,6 +140,9 @@ func TestUpsertComment(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, srv, _ := setup(t, func(o *Options) { o.CommentLogin = tt.commentLogin })
+			if tt.identity != nil {
+				srv.AddToken(testToken, *tt.identity)
+			}
 			wantID := tt.seed(srv)
 			got, err := c.UpsertComment(context.Background(), "o", "r", 7, marker, marker+"\nnew report")
 			if err != nil {

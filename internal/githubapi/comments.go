@@ -18,12 +18,12 @@ type Comment struct {
 
 // UpsertComment keeps one sticky comment per pull request and suite. It looks
 // for a comment containing marker (a hidden HTML comment such as
-// "<!-- wirebench:default -->") written by a bot account or by
-// Options.CommentLogin, and edits it in place; if there is none, it creates
-// one. Comments by other users are never edited, even if they quote the
-// marker. If body lacks the marker it is prepended, so the next run finds
-// the comment again. When several comments match, the oldest is edited; an
-// identical body is left alone.
+// "<!-- wirebench:default -->") written by the token's own account (see
+// Login), and edits it in place; if there is none, it creates one. Comments
+// by any other account, bot or user, are never edited, even if they quote
+// the marker. If body lacks the marker it is prepended, so the next run
+// finds the comment again. When several comments match, the oldest is
+// edited; an identical body is left alone.
 //
 // A 403 (read-only token, as on pull requests from forks) is ErrForbidden;
 // a body over GitHub's 65,536-character limit is ErrTooLarge.
@@ -50,7 +50,11 @@ func (c *Client) upsert(ctx context.Context, owner, repo string, number int, mar
 	defer cancel()
 	where := fmt.Sprintf("%s/%s#%d", owner, repo, number)
 
-	existing, err := c.findComment(ctx, owner, repo, number, marker)
+	login, err := c.Login(ctx)
+	if err != nil {
+		return Comment{}, err
+	}
+	existing, err := c.findComment(ctx, owner, repo, number, marker, login)
 	if err != nil {
 		return Comment{}, c.fail(ctx, "list comments on "+where, "", err)
 	}
@@ -78,8 +82,8 @@ func (c *Client) upsert(ctx context.Context, owner, repo string, number int, mar
 }
 
 // findComment pages through the comments (100 per page) and returns the
-// first that is ours, or nil.
-func (c *Client) findComment(ctx context.Context, owner, repo string, number int, marker string) (*github.IssueComment, error) {
+// first that is ours (see isOurs), or nil.
+func (c *Client) findComment(ctx context.Context, owner, repo string, number int, marker, login string) (*github.IssueComment, error) {
 	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
 	for {
 		comments, resp, err := c.gh.Issues.ListComments(ctx, owner, repo, number, opts)
@@ -87,7 +91,7 @@ func (c *Client) findComment(ctx context.Context, owner, repo string, number int
 			return nil, err
 		}
 		for _, ic := range comments {
-			if c.isOurs(ic, marker) {
+			if isOurs(ic, marker, login) {
 				return ic, nil
 			}
 		}
@@ -98,14 +102,9 @@ func (c *Client) findComment(ctx context.Context, owner, repo string, number int
 	}
 }
 
-// isOurs: the marker alone is not enough, since anyone can paste it; the
-// author must be a bot (GITHUB_TOKEN comments as github-actions[bot], an App
-// token as its own [bot]) or the configured login. The GITHUB_TOKEN cannot
-// ask GET /user who it is, so the author's type is the reliable signal.
-func (c *Client) isOurs(ic *github.IssueComment, marker string) bool {
-	if !strings.Contains(ic.GetBody(), marker) {
-		return false
-	}
-	u := ic.GetUser()
-	return u.GetType() == "Bot" || (c.commentLogin != "" && strings.EqualFold(u.GetLogin(), c.commentLogin))
+// isOurs: the marker alone is not enough, since anyone can paste it, and
+// neither is a bot author, since any app can quote it; the author must be
+// the account this token comments as (login).
+func isOurs(ic *github.IssueComment, marker, login string) bool {
+	return strings.Contains(ic.GetBody(), marker) && strings.EqualFold(ic.GetUser().GetLogin(), login)
 }

@@ -119,7 +119,7 @@ func (c *Client) rateLimitHint(ctx context.Context, resp *http.Response) string 
 	var wait time.Duration
 	var when string
 	if reset, ok := primaryReset(resp); ok {
-		wait = time.Until(reset)
+		wait = untilReset(reset)
 		when = fmt.Sprintf("the API rate limit is used up until %s (in %s)", reset.UTC().Format("15:04:05 MST"), wait.Round(time.Second))
 	} else if d, ok := retryAfter(resp); ok {
 		wait = d

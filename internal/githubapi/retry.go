@@ -20,6 +20,12 @@ const (
 	// neither Retry-After nor X-RateLimit-Reset: "at least one minute"
 	// (GitHub docs, "Rate limits for the REST API").
 	secondaryWait = time.Minute
+	// maxWait bounds any wait a header asks for. A longer one never fits a
+	// call's budget anyway (the call then fails at once, saying how long
+	// GitHub asked to wait), and the bound keeps an absurd value — a
+	// Retry-After of 9223372037 seconds, a reset in the year 3000 — from
+	// overflowing time.Duration into a negative wait, an instant retry.
+	maxWait = 24 * time.Hour
 )
 
 // retryTransport retries requests that failed transiently. It sits below
@@ -104,7 +110,7 @@ func rateLimitWait(resp *http.Response) (time.Duration, bool) {
 		return d, true
 	}
 	if reset, ok := primaryReset(resp); ok {
-		return max(0, time.Until(reset)) + time.Second, true // the reset second itself may still be limited
+		return untilReset(reset) + time.Second, true // the reset second itself may still be limited
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || isSecondaryLimit(resp) {
 		return secondaryWait, true
@@ -112,13 +118,24 @@ func rateLimitWait(resp *http.Response) (time.Duration, bool) {
 	return 0, false
 }
 
-// retryAfter parses a Retry-After header given in seconds, as GitHub sends it.
+// retryAfter parses a Retry-After header given in seconds, as GitHub sends
+// it, clamped to maxWait.
 func retryAfter(resp *http.Response) (time.Duration, bool) {
-	s, err := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After")))
+	s, err := strconv.ParseInt(strings.TrimSpace(resp.Header.Get("Retry-After")), 10, 64)
 	if err != nil || s < 0 {
 		return 0, false
 	}
+	if s > int64(maxWait/time.Second) {
+		return maxWait, true
+	}
 	return time.Duration(s) * time.Second, true
+}
+
+// untilReset is the time from now to a rate limit's reset, within
+// [0, maxWait]: a reset in the past is now, one far in the future no
+// further than maxWait.
+func untilReset(reset time.Time) time.Duration {
+	return min(max(0, time.Until(reset)), maxWait)
 }
 
 // primaryReset is when an exhausted primary rate limit resets.
@@ -130,6 +147,9 @@ func primaryReset(resp *http.Response) (time.Time, bool) {
 	if err != nil {
 		return time.Time{}, false
 	}
+	// Beyond maxWait from now is as good as never, and time.Unix of a
+	// second near the end of int64 wraps around into the past.
+	sec = min(max(sec, 0), time.Now().Add(maxWait).Unix()+1)
 	return time.Unix(sec, 0), true
 }
 

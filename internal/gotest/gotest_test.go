@@ -23,7 +23,7 @@ func module(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
-		"go.mod":     "module example.com/m\n\ngo 1.22\n",
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
 		"wire/wire.go": `package wire
 
 import "encoding/json"

@@ -35,7 +35,7 @@ func comparisonDocument(in Input) *document {
 	if s := aaSentence(r, false); s != "" {
 		d.add(s + "\n\n")
 	}
-	d.add(notesText(in.Notes))
+	d.add(notesText(in))
 	d.addNotice()
 	if len(r.Missing) > 0 {
 		d.add(fmt.Sprintf("> ⚠️ %s of the baseline did not run this time, so %s not compared (listed below).\n\n",

@@ -39,7 +39,7 @@ func firstRunDocument(in Input) *document {
 	b.WriteString(", so nothing can regress yet and the job does not fail. " +
 		"Once a run on the default branch has stored a baseline, later runs are judged against it.\n\n")
 	d.add(b.String())
-	d.add(notesText(in.Notes))
+	d.add(notesText(in))
 	d.addNotice()
 
 	d.add("#### This run\n\n")

@@ -5,7 +5,9 @@ import (
 
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/wirebench/wirebench/internal/compare"
@@ -59,12 +61,17 @@ func elide(s string, n int) string {
 }
 
 // escapeCell makes arbitrary text safe inside a GFM table cell: pipes,
-// HTML, emphasis, links and code spans are neutralised, and line breaks,
-// which would end the row, become spaces.
+// HTML (so a "<!--" cannot hide the rest of a comment, an <img> stays
+// text), emphasis, links and code spans are neutralised; @mentions,
+// issue references, bare URLs and e-mail addresses are broken with a
+// zero-width space so they neither notify anyone nor turn into links; and
+// line breaks, which would end the row, become spaces. Text a pull
+// request controls (benchmark names, a worker's messages) goes through it
+// wherever a report shows it.
 func escapeCell(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
-	for _, r := range s {
+	for i, r := range s {
 		switch r {
 		case '\n', '\r', '\t':
 			b.WriteByte(' ')
@@ -74,7 +81,28 @@ func escapeCell(s string) string {
 			b.WriteString("&gt;")
 		case '&':
 			b.WriteString("&amp;")
-		case '|', '\\', '`', '*', '_', '[', ']', '~', '#', '!', '$':
+		case '@':
+			b.WriteByte('@')
+			if startsWord(s[i+1:]) {
+				b.WriteString(zeroWidthSpace) // no mention, no e-mail link
+			}
+		case '#':
+			if startsDigit(s[i+1:]) {
+				b.WriteString("#" + zeroWidthSpace) // no issue reference
+			} else {
+				b.WriteString("\\#")
+			}
+		case ':':
+			b.WriteByte(':')
+			if strings.HasPrefix(s[i+1:], "//") {
+				b.WriteString(zeroWidthSpace) // no autolinked URL
+			}
+		case '.':
+			if i >= 3 && strings.EqualFold(s[i-3:i], "www") {
+				b.WriteString(zeroWidthSpace) // no autolinked www. address
+			}
+			b.WriteByte('.')
+		case '|', '\\', '`', '*', '_', '[', ']', '~', '!', '$':
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		default:
@@ -88,9 +116,73 @@ func escapeCell(s string) string {
 	return b.String()
 }
 
+// zeroWidthSpace, written as an entity so the Markdown shows it, splits a
+// mention, reference or URL without changing how the text reads (as
+// Dependabot and Renovate do in the release notes they quote).
+const zeroWidthSpace = "&#8203;"
+
+// startsWord reports whether s starts with a character that can begin a
+// GitHub login or an e-mail domain.
+func startsWord(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-'
+}
+
+// startsDigit reports whether s starts with an ASCII digit.
+func startsDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
+
 // escapeInline makes text from the caller (titles, sources, reasons) safe
 // in running Markdown text; it is the cell escaping, which suffices.
 func escapeInline(s string) string { return escapeCell(s) }
+
+// plainText renders plain text (a note, a reason: anything that may quote
+// a pull request or a worker) as inert Markdown on one line: spans
+// between backticks stay inline code (inert by nature, and how
+// wirebench's own notes show commands), everything else is escaped like a
+// cell. An unmatched backtick is shown as one.
+func plainText(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' ' // then collapsed with the rest of the white space
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	parts := strings.Split(s, "`")
+	if len(parts)%2 == 0 { // odd number of backticks: the last one is text
+		parts[len(parts)-2] += "`" + parts[len(parts)-1]
+		parts = parts[:len(parts)-1]
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i%2 == 1 {
+			b.WriteString(code(p))
+		} else {
+			b.WriteString(escapeInline(p))
+		}
+	}
+	return escapeBlockStart(b.String())
+}
+
+// leadingOrdinal is the start of an ordered list item: "1." or "1)".
+var leadingOrdinal = regexp.MustCompile(`^[0-9]{1,9}[.)]`)
+
+// escapeBlockStart escapes what would make a line of escaped text start a
+// block of its own, where the text stands at the start of a line (a note
+// in a list item, a paragraph): a thematic break or a nested list ("-",
+// "+"), a setext underline ("=") or an ordered list ("1.").
+func escapeBlockStart(s string) string {
+	switch {
+	case s == "":
+		return s
+	case strings.ContainsRune("-+=", rune(s[0])):
+		return "\\" + s
+	case leadingOrdinal.MatchString(s):
+		n := len(leadingOrdinal.FindString(s)) - 1
+		return s[:n] + "\\" + s[n:]
+	}
+	return s
+}
 
 // code renders s as an inline code span; backticks, which would end it,
 // are dropped (commits and refs never contain them).

@@ -36,9 +36,16 @@ type Input struct {
 	// compare.FailOnRegression, the default.
 	FailOn compare.FailOn
 	// Notes are extra lines from the caller (mode chosen, fork warning,
-	// ...), shown under the summary. They are Markdown: the caller
-	// escapes what must not be read as such.
+	// why a comparison was not possible, ...), shown under the summary.
+	// They are plain text and may quote a pull request or a worker (an
+	// error message): the report escapes them, keeping only spans
+	// between backticks, which it shows as inline code.
 	Notes []string
+	// MarkdownNotes are notes in Markdown written by wirebench itself
+	// (links, emphasis), shown as written after Notes. Never put text a
+	// pull request, a worker or a downloaded file controls in them: use
+	// Notes for that.
+	MarkdownNotes []string
 	// Details is an optional link (e.g. the run's URL) to the full
 	// results.
 	Details string
@@ -118,12 +125,18 @@ func link(text, url string) string {
 
 var urlEscaper = strings.NewReplacer("<", "%3C", ">", "%3E", " ", "%20", "\n", "", "\r", "")
 
-// notesText renders the caller's notes as a list, one line each.
-func notesText(notes []string) string {
+// notesText renders the caller's notes as a list, one line each: the
+// plain-text notes escaped (see plainText), then wirebench's own Markdown
+// notes as written.
+func notesText(in Input) string {
 	var b strings.Builder
-	for _, n := range notes {
-		n = strings.Join(strings.Fields(n), " ")
-		if n != "" {
+	for _, n := range in.Notes {
+		if n = plainText(n); n != "" {
+			b.WriteString("- " + n + "\n")
+		}
+	}
+	for _, n := range in.MarkdownNotes {
+		if n = strings.Join(strings.Fields(n), " "); n != "" {
 			b.WriteString("- " + n + "\n")
 		}
 	}

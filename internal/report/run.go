@@ -7,26 +7,26 @@ import (
 )
 
 // RunMarkdown is the Markdown of a run that compared nothing: a heading,
-// the notes, and the run's table in a code block.
+// the notes (plain text, escaped as Input.Notes are), and the run's table
+// in a code block.
 func RunMarkdown(title string, notes []string, r *results.Results) string {
 	var b strings.Builder
 	b.WriteString("### " + escapeInline(title) + "\n\n")
 	for _, n := range notes {
-		b.WriteString(n + "\n\n")
+		if n = plainText(n); n != "" {
+			b.WriteString(n + "\n\n")
+		}
 	}
-	b.WriteString("```\n")
-	RunTable(&b, r)
-	b.WriteString("```\n")
+	b.WriteString(runBlock(r))
 	return b.String()
 }
 
 // UpdatedMarkdown is the Markdown of a baseline refresh: what was stored
-// where, and the run's table.
+// where (plain text, escaped), and the run's table.
 func UpdatedMarkdown(line string, r *results.Results) string {
 	var b strings.Builder
-	b.WriteString("### wirebench: baseline updated\n\n" + line + "\n\n```\n")
-	RunTable(&b, r)
-	b.WriteString("```\n")
+	b.WriteString("### wirebench: baseline updated\n\n" + plainText(line) + "\n\n")
+	b.WriteString(runBlock(r))
 	return b.String()
 }
 
@@ -40,12 +40,35 @@ func BrokenMarkdown(title, what string, cause error, notes []string) string {
 		b.WriteString("**" + escapeInline(title) + "** — nothing was compared, so the check fails: a pull request whose code cannot be measured does not pass.\n\n")
 	}
 	if cause != nil {
-		b.WriteString("<details open><summary>What went wrong</summary>\n\n")
-		for _, line := range strings.Split(strings.TrimSpace(cause.Error()), "\n") {
-			b.WriteString("    " + strings.ReplaceAll(line, "\t", "    ") + "\n")
-		}
-		b.WriteString("\n</details>\n\n")
+		b.WriteString("What went wrong:\n\n" + codeBlock(strings.TrimSpace(cause.Error())) + "\n")
 	}
-	b.WriteString(notesText(notes))
+	b.WriteString(notesText(Input{Notes: notes}))
 	return b.String()
+}
+
+// runBlock is the run's table as a fenced code block.
+func runBlock(r *results.Results) string {
+	var t strings.Builder
+	RunTable(&t, r)
+	return codeBlock(t.String())
+}
+
+// codeBlock fences text as a code block with a fence longer than any run
+// of backticks in it, so no line of the text (a benchmark name, a codec
+// from a file) can close the block early and turn the rest into Markdown.
+func codeBlock(text string) string {
+	longest, run := 0, 0
+	for _, c := range text {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return fence + "\n" + text + fence + "\n"
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/wirebench/wirebench/internal/bounded"
 )
 
 // Read parses results from data, accepting either a wirebench results JSON
@@ -34,9 +36,16 @@ func Read(name string, data []byte) (*Results, error) {
 	return r, nil
 }
 
-// Load reads results from the file at path (see Read).
+// MaxFileBytes bounds a results file (or Go benchmark text) that is read:
+// the default suite's results are a few hundred KiB, and a file from
+// elsewhere (a shard's artifact, a pull request's benchmark output) must
+// not exhaust the runner's memory.
+const MaxFileBytes = 64 << 20
+
+// Load reads results from the file at path (see Read), which may hold at
+// most MaxFileBytes.
 func Load(path string) (*Results, error) {
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, MaxFileBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read results: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Format names the JSON document kind, so a results file is never mistaken
@@ -206,8 +207,12 @@ func AllEqual(v []float64) bool {
 }
 
 // Validate checks that r is well formed: a known format and version, unique
-// names, and finite non-negative values. It names the first problem found.
+// names, finite non-negative values and non-negative counts. It names the
+// first problem found.
 func (r *Results) Validate() error {
+	if err := r.validateCounts(); err != nil {
+		return err
+	}
 	if r.Format != Format {
 		return fmt.Errorf("not a wirebench results file (format %q, want %q)", r.Format, Format)
 	}
@@ -218,6 +223,9 @@ func (r *Results) Validate() error {
 	for _, b := range r.Benchmarks {
 		if b.Name == "" {
 			return fmt.Errorf("a benchmark has no name")
+		}
+		if err := checkLabels(b); err != nil {
+			return err
 		}
 		if seen[b.Key()] {
 			return fmt.Errorf("benchmark %s appears twice", b.Key())
@@ -234,6 +242,60 @@ func (r *Results) Validate() error {
 				if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 					return fmt.Errorf("benchmark %s: metric %s has the invalid value %v", b.Name, m.Unit, v)
 				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkLabels checks that a benchmark's name, codec, dataset, operation
+// and units hold no control characters: Go benchmark names never do, and
+// reports and the job log show them on one line, where a line break or a
+// carriage return from a file another job or a pull request wrote could
+// start a line of its own.
+func checkLabels(b Benchmark) error {
+	labels := []struct{ what, s string }{{"name", b.Name}, {"codec", b.Codec}, {"dataset", b.Dataset}, {"op", b.Op}}
+	for _, m := range b.Metrics {
+		labels = append(labels, struct{ what, s string }{"unit", m.Unit})
+	}
+	for _, l := range labels {
+		if strings.IndexFunc(l.s, unicode.IsControl) >= 0 {
+			return fmt.Errorf("benchmark %q: its %s %q holds a control character", b.Name, l.what, l.s)
+		}
+	}
+	return nil
+}
+
+// validateCounts checks the counts and durations a file records (samples,
+// rounds, iterations, shards) are not negative: nothing wirebench writes
+// is, and a negative one would turn into nonsense per-operation values.
+func (r *Results) validateCounts() error {
+	s := r.Settings
+	for _, c := range []struct {
+		field string
+		v     int64
+	}{
+		{"settings.samples", int64(s.Samples)}, {"settings.rounds", int64(s.Rounds)},
+		{"settings.suite_size", int64(s.SuiteSize)}, {"settings.budget_ns", int64(s.Budget)},
+		{"settings.elapsed_ns", int64(s.Elapsed)}, {"env.gomaxprocs", int64(r.Env.GOMAXPROCS)},
+		{"env.num_cpu", int64(r.Env.NumCPU)},
+	} {
+		if c.v < 0 {
+			return fmt.Errorf("%s is %d, want a count ≥ 0", c.field, c.v)
+		}
+	}
+	for i, sh := range r.Shards {
+		if sh.Index < 0 || sh.Count < 0 || sh.Benchmarks < 0 || sh.Elapsed < 0 {
+			return fmt.Errorf("shards[%d] has a negative count (index %d, count %d, benchmarks %d, elapsed %d)", i, sh.Index, sh.Count, sh.Benchmarks, sh.Elapsed)
+		}
+	}
+	for _, b := range r.Benchmarks {
+		if b.Shard < 0 {
+			return fmt.Errorf("benchmark %s: shard is %d, want ≥ 0", b.Name, b.Shard)
+		}
+		for _, n := range b.Iterations {
+			if n < 0 {
+				return fmt.Errorf("benchmark %s: an iteration count is %d, want ≥ 0", b.Name, n)
 			}
 		}
 	}

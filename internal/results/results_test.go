@@ -154,6 +154,11 @@ func TestReadErrors(t *testing.T) {
 		{"newer", `{"format": "wirebench.results", "version": 99}`, "newer than this wirebench"},
 		{"dup", `{"format": "wirebench.results", "version": 1, "benchmarks": [{"name":"A","metrics":[]},{"name":"A","metrics":[]}]}`, "appears twice"},
 		{"no samples", `{"format": "wirebench.results", "version": 1, "benchmarks": [{"name":"A","metrics":[{"unit":"ns/op","values":[]}]}]}`, "no samples"},
+		{"line break in a name", `{"format": "wirebench.results", "version": 1, "benchmarks": [{"name":"A\n::error::x","metrics":[{"unit":"ns/op","values":[1]}]}]}`, "its name \"A\\n::error::x\" holds a control character"},
+		{"carriage return in a unit", `{"format": "wirebench.results", "version": 1, "benchmarks": [{"name":"A","metrics":[{"unit":"ns/op\r","values":[1]}]}]}`, "its unit"},
+		{"negative samples", `{"format": "wirebench.results", "version": 1, "settings": {"samples": -1}, "benchmarks": []}`, "settings.samples is -1"},
+		{"negative iterations", `{"format": "wirebench.results", "version": 1, "benchmarks": [{"name":"A","iterations":[5,-2],"metrics":[{"unit":"ns/op","values":[1,2]}]}]}`, "iteration count is -2"},
+		{"negative shard", `{"format": "wirebench.results", "version": 1, "shards": [{"index": -1, "count": 2}], "benchmarks": []}`, "shards[0] has a negative count"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -240,5 +245,22 @@ func TestReadBenchPackages(t *testing.T) {
 	r, err = ReadBench(strings.NewReader(own), "own.txt")
 	if err != nil || r.Benchmarks[0].Pkg != "" || r.Benchmarks[0].Key() != "BenchmarkSerialize/codec=raw/dataset=small" {
 		t.Errorf("the suite's own text: %+v, %v", r.Benchmarks, err)
+	}
+}
+
+// TestLoadBounded: a file over MaxFileBytes (a shard artifact or a
+// benchmark file from elsewhere) is refused without being read whole.
+func TestLoadBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge.json")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxFileBytes + 1); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "larger than 64 MiB") || !strings.Contains(err.Error(), path) {
+		t.Errorf("err = %v, want a refusal naming the file and the bound", err)
 	}
 }

@@ -13,7 +13,12 @@ type Spec struct {
 	Index, Count int
 }
 
-// Parse reads "I/N" (1 <= I <= N).
+// MaxCount bounds the number of shards: a job matrix has at most 256 jobs
+// (GitHub's limit per workflow run), and a count read from a shard's
+// results file must not make a merge loop or allocate without end.
+const MaxCount = 256
+
+// Parse reads "I/N" (1 <= I <= N <= MaxCount).
 func Parse(s string) (Spec, error) {
 	i, n, ok := strings.Cut(strings.TrimSpace(s), "/")
 	if !ok {
@@ -23,6 +28,9 @@ func Parse(s string) (Spec, error) {
 	cnt, err2 := strconv.Atoi(n)
 	if err1 != nil || err2 != nil || cnt < 1 || idx < 1 || idx > cnt {
 		return Spec{}, fmt.Errorf("shard %q: want I/N with 1 <= I <= N, e.g. 2/4", s)
+	}
+	if cnt > MaxCount {
+		return Spec{}, fmt.Errorf("shard %q: at most %d shards (a job matrix has at most %d jobs)", s, MaxCount, MaxCount)
 	}
 	return Spec{idx, cnt}, nil
 }

@@ -36,6 +36,7 @@ func TestParse(t *testing.T) {
 	}{
 		{"2/4", Spec{2, 4}, true}, {" 1/1 ", Spec{1, 1}, true},
 		{"0/4", Spec{}, false}, {"5/4", Spec{}, false}, {"2", Spec{}, false}, {"a/b", Spec{}, false}, {"1/0", Spec{}, false},
+		{"256/256", Spec{256, 256}, true}, {"1/257", Spec{}, false}, {"1/9223372036854775807", Spec{}, false},
 	} {
 		got, err := Parse(tt.in)
 		if (err == nil) != tt.ok || got != tt.want {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/shard"
 )
@@ -86,7 +87,7 @@ func (s Shards) Results(ctx context.Context, p Plan) (*results.Results, []string
 		fmt.Fprintf(&note, " shard %d/%d measured %d benchmarks on machine %s (%s);", sh.Index, sh.Count, sh.Benchmarks, orDash(sh.Env.Machine), orDash(sh.Env.CPU))
 	}
 	if len(m.MissingShards) > 0 {
-		fmt.Fprintf(&note, " **shard(s) %v missing: their benchmarks are not in this report.**", m.MissingShards)
+		fmt.Fprintf(&note, " shard(s) %v missing: their benchmarks are not in this report.", m.MissingShards)
 	}
 	return m.Results, []string{strings.TrimSuffix(note.String(), ";") + "."}, nil
 }
@@ -117,7 +118,32 @@ func (s Shards) files() ([]string, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("merge: no results files in %s: download the shards' artifacts first", strings.Join(s.Paths, ", "))
 	}
+	if err := boundShards(files); err != nil {
+		return nil, err
+	}
 	return files, nil
+}
+
+// boundShards checks that the shards' files, artifacts another job
+// uploaded, are no more than a matrix can have (shard.MaxCount) and
+// together no larger than one results file may be (the merge holds them
+// all), before any is read.
+func boundShards(files []string) error {
+	if len(files) > shard.MaxCount {
+		return fmt.Errorf("merge: %d results files, more than the %d shards a matrix can have: point merge-path at the downloaded shard artifacts only", len(files), shard.MaxCount)
+	}
+	var total int64
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
+		total += st.Size()
+	}
+	if total > results.MaxFileBytes {
+		return fmt.Errorf("merge: the %d results files hold %s, more than the %s a merged results file may: point merge-path at the downloaded shard artifacts only", len(files), human.Bytes(float64(total)), human.Bytes(results.MaxFileBytes))
+	}
+	return nil
 }
 
 func orDash(s string) string {

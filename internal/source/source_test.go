@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/shard"
 )
 
 func TestEmbeddedTarget(t *testing.T) {
@@ -90,5 +92,33 @@ func TestFileAndShards(t *testing.T) {
 	os.Mkdir(filepath.Join(dir, "shards"), 0o755)
 	if _, _, err := (Shards{Paths: []string{dir + "/shards"}}).Results(context.Background(), Plan{}); err == nil || !strings.Contains(err.Error(), "download the shards' artifacts first") {
 		t.Errorf("empty shards dir: %v", err)
+	}
+}
+
+// TestShardsBounded: downloaded shard artifacts are counted and sized
+// before any is read: more files than a matrix has shards, or more bytes
+// than a merged results file may hold, is an error.
+func TestShardsBounded(t *testing.T) {
+	many := t.TempDir()
+	for i := range shard.MaxCount + 1 {
+		os.WriteFile(filepath.Join(many, fmt.Sprintf("shard-%03d.json", i)), []byte("{}"), 0o644)
+	}
+	big := t.TempDir()
+	for i := range 2 {
+		f, err := os.Create(filepath.Join(big, fmt.Sprintf("shard-%d.json", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Truncate(results.MaxFileBytes/2 + 1) // sparse: no disk used
+		f.Close()
+	}
+	for _, tt := range []struct{ dir, want string }{
+		{many, "257 results files, more than the 256 shards"},
+		{big, "the 2 results files hold 64 MiB, more than the 64 MiB"},
+	} {
+		_, _, err := Shards{Paths: []string{tt.dir}}.Results(context.Background(), Plan{})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("err = %v, want it to say %q", err, tt.want)
+		}
 	}
 }

@@ -89,3 +89,45 @@ func TestStores(t *testing.T) {
 		t.Error("the corrupt file was changed")
 	}
 }
+
+// TestFutureBaselineReplaced: a stored baseline whose runs carry times in
+// the future (a skewed clock, an edited file) is refreshed like any other
+// through the API: the new run becomes the reference and the newest entry.
+// (It used to stay the reference for good: update said "updated" and
+// nothing changed.)
+func TestFutureBaselineReplaced(t *testing.T) {
+	srv := fakegithub.New()
+	t.Cleanup(srv.Close)
+	api, err := githubapi.New(githubapi.Options{BaseURL: srv.URL, Token: "ghs_test", Sleep: func(context.Context, time.Duration) error { return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	future := time.Date(2999, 1, 1, 0, 0, 0, 0, time.UTC)
+	stored := baseline.New(run(future, 500), "run-1")
+	stored.Add(run(future.Add(time.Hour), 501), "run-2", 50)
+	data, err := stored.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.SetFile("o", "r", "main", "baseline/default.json", data)
+	st := GitHub{API: api, Owner: "o", Repo: "r", Path: "baseline/default.json", Branch: "main", Suite: "default", Message: "update [skip ci]"}
+
+	now := run(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), 100)
+	ctx := context.Background()
+	if _, err := st.Update(ctx, func(old *baseline.Baseline) *baseline.Baseline { return baseline.Refresh(old, now, "run-3", 50) }); err != nil {
+		t.Fatal(err)
+	}
+	b, err := st.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Reference.Benchmarks[0].Metric(results.UnitNsPerOp)[0]; got != 100 {
+		t.Errorf("reference ns/op %v, want 100 (the run just stored)", got)
+	}
+	if n := len(b.History); n != 3 || b.History[n-1].RunID != "run-3" || b.History[0].RunID != "run-1" {
+		t.Errorf("history %+v, want run-1, run-2, run-3 in arrival order", b.History)
+	}
+	if c := srv.Commits(); len(c) == 0 || c[len(c)-1].Message != "update [skip ci]" {
+		t.Errorf("no commit of the update on the fake: %+v", c)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/logsafe"
 )
 
 // DefaultTimeout bounds one request: the slowest single block of the
@@ -59,6 +60,9 @@ func NewClient(ctx context.Context, label string, r io.Reader, w io.Writer) (*Cl
 	c := &Client{Label: label, w: w, lines: make(chan lineOrErr, 1), done: make(chan struct{})}
 	go readLines(r, c.lines, c.done)
 	line, err := c.next(ctx, DefaultTimeout)
+	if errors.Is(err, ErrProtocol) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: the %s build's worker sent no handshake: %v", ErrIncompatible, label, err)
 	}
@@ -70,12 +74,25 @@ func NewClient(ctx context.Context, label string, r io.Reader, w io.Writer) (*Cl
 	if err != nil {
 		return nil, err
 	}
+	if err := checkHello(label, h); err != nil {
+		return nil, err
+	}
 	c.Hello, c.Version = h, v
 	return c, nil
 }
 
+// MaxReplyBytes bounds one line from a worker, the handshake included (a
+// handshake of the default suite is a few KiB): a worker built from a pull
+// request must not be able to exhaust the orchestrator's memory with a
+// line that never ends.
+const MaxReplyBytes = 1 << 20
+
+// errLineTooLong is what readLines reports for a line over MaxReplyBytes.
+var errLineTooLong = fmt.Errorf("a line longer than %d bytes", MaxReplyBytes)
+
 // readLines feeds r's lines to ch until r ends (the last value carries the
-// error, io.EOF at a clean end) or done is closed.
+// error, io.EOF at a clean end), a line is longer than MaxReplyBytes (then
+// errLineTooLong, and nothing more is read), or done is closed.
 func readLines(r io.Reader, ch chan<- lineOrErr, done <-chan struct{}) {
 	defer close(ch)
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -88,13 +105,30 @@ func readLines(r io.Reader, ch chan<- lineOrErr, done <-chan struct{}) {
 		}
 	}
 	for {
-		line, err := br.ReadBytes('\n')
+		line, err := readBoundedLine(br, MaxReplyBytes)
 		if len(bytes.TrimSpace(line)) > 0 && !send(lineOrErr{line: bytes.TrimRight(line, "\r\n")}) {
 			return
 		}
 		if err != nil {
 			send(lineOrErr{err: err})
 			return
+		}
+	}
+}
+
+// readBoundedLine reads one line, its newline included, of at most limit
+// bytes besides the line ending; past that it stops reading at once and
+// returns errLineTooLong.
+func readBoundedLine(br *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(bytes.TrimRight(chunk, "\r\n")) > limit {
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return line, err
 		}
 	}
 }
@@ -108,6 +142,9 @@ func (c *Client) next(ctx context.Context, timeout time.Duration) ([]byte, error
 			return nil, io.EOF
 		}
 		if l.err != nil {
+			if errors.Is(l.err, errLineTooLong) {
+				return nil, fmt.Errorf("%w: the %s worker sent %v", ErrProtocol, c.Label, l.err)
+			}
 			if errors.Is(l.err, io.EOF) {
 				return nil, c.exitError(io.ErrUnexpectedEOF)
 			}
@@ -169,13 +206,16 @@ func (c *Client) call(ctx context.Context, req Request) (Reply, error) {
 	}
 	var rep Reply
 	if err := json.Unmarshal(line, &rep); err != nil {
-		return Reply{}, fmt.Errorf("%s worker: %s %s: malformed reply %q: %v", c.Label, req.Op, req.Name, abbreviate(line), err)
+		return Reply{}, fmt.Errorf("%w: %s worker: %s %s: malformed reply %q: %v", ErrProtocol, c.Label, req.Op, req.Name, abbreviate(line), err)
 	}
 	if rep.ID != req.ID {
-		return Reply{}, fmt.Errorf("%s worker: %s %s: reply to request %d, want %d (protocol out of step)", c.Label, req.Op, req.Name, rep.ID, req.ID)
+		return Reply{}, fmt.Errorf("%w: %s worker: %s %s: reply to request %d, want %d (protocol out of step)", ErrProtocol, c.Label, req.Op, req.Name, rep.ID, req.ID)
 	}
 	if !rep.OK {
-		return rep, &ReplyError{Label: c.Label, Op: req.Op, Msg: rep.Error}
+		return rep, &ReplyError{Label: c.Label, Op: req.Op, Msg: abbreviate([]byte(rep.Error))}
+	}
+	if err := rep.check(req); err != nil {
+		return Reply{}, fmt.Errorf("%w: %s worker: %s %s: %v", ErrProtocol, c.Label, req.Op, req.Name, err)
 	}
 	return rep, nil
 }
@@ -205,9 +245,6 @@ func (c *Client) Run(ctx context.Context, name string, n, pre int) (bench.Sample
 	r, err := c.call(ctx, Request{Op: OpRun, Name: name, N: n, Pre: pre})
 	if err != nil {
 		return bench.Sample{}, err
-	}
-	if r.Iterations != n {
-		return bench.Sample{}, fmt.Errorf("%s worker: run %s: %d iterations done, %d asked", c.Label, name, r.Iterations, n)
 	}
 	return r.sample(), nil
 }
@@ -302,9 +339,14 @@ func Start(ctx context.Context, label string, c Command, stderr io.Writer) (*Cli
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Env, cmd.Dir = c.Env, c.Dir
 	tail := &tailBuffer{max: 2048}
+	// The worker's stderr (and, with FDs, its stdout) reaches the job log:
+	// it may come from a pull request's build, so no line of it may act as
+	// a workflow command.
 	var diag io.Writer = tail
+	var progress *logsafe.Writer
 	if stderr != nil {
-		diag = io.MultiWriter(tail, &prefixWriter{w: stderr, prefix: "[" + label + " worker] "})
+		progress = logsafe.NewWriter(stderr, "["+label+" worker] ")
+		diag = io.MultiWriter(tail, progress)
 	}
 	cmd.Stderr = diag
 	var requests io.WriteCloser
@@ -343,10 +385,20 @@ func Start(ctx context.Context, label string, c Command, stderr io.Writer) (*Cli
 		return nil, fmt.Errorf("start the %s worker %s: %w", label, c.Path, err)
 	}
 	waitErr := make(chan error, 1)
-	go func() { waitErr <- cmd.Wait() }()
+	go func() {
+		err := cmd.Wait() // returns once stderr is copied
+		if progress != nil {
+			progress.Flush()
+		}
+		waitErr <- err
+	}()
 	cl := &Client{Label: label, w: requests, lines: make(chan lineOrErr, 1), done: make(chan struct{}), cmd: cmd, stdin: requests, stderr: tail, waitErr: waitErr}
 	go readLines(replies, cl.lines, cl.done)
 	line, err := cl.next(ctx, DefaultTimeout)
+	if errors.Is(err, ErrProtocol) {
+		cmd.Process.Kill()
+		return nil, err
+	}
 	if err != nil {
 		cmd.Process.Kill()
 		if strings.Contains(tail.String(), "unknown command") {
@@ -362,6 +414,9 @@ func Start(ctx context.Context, label string, c Command, stderr io.Writer) (*Cli
 			ErrIncompatible, label, abbreviate(line), label)
 	}
 	v, err := Negotiate(label, h)
+	if err == nil {
+		err = checkHello(label, h)
+	}
 	if err != nil {
 		cmd.Process.Kill()
 		return nil, err
@@ -401,32 +456,4 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
-}
-
-// prefixWriter prefixes every line written to w.
-type prefixWriter struct {
-	mu     sync.Mutex
-	w      io.Writer
-	prefix string
-	mid    bool
-}
-
-func (p *prefixWriter) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []byte
-	for _, c := range b {
-		if !p.mid {
-			out = append(out, p.prefix...)
-			p.mid = true
-		}
-		out = append(out, c)
-		if c == '\n' {
-			p.mid = false
-		}
-	}
-	if _, err := p.w.Write(out); err != nil {
-		return 0, err
-	}
-	return len(b), nil
 }
