@@ -46,7 +46,7 @@ func TestContainerActionAB(t *testing.T) {
 	fake.AddToken(token, fakegithub.ActionsBot)
 
 	const (
-		dataset   = "internal/bench/dataset.go"
+		dataset   = "internal/bench/small.go"
 		baseSmall = `StrVal: "hello world"`
 		headSmall = `StrVal: "hello, wide world"` // 6 bytes longer
 	)
@@ -61,6 +61,11 @@ func TestContainerActionAB(t *testing.T) {
 	head := map[string]string{
 		dataset:  strings.Replace(string(tree[dataset]), baseSmall, headSmall, 1),
 		workerGo: strings.Replace(strings.Replace(string(tree[workerGo]), workerFunc, workerFunc+"\tos.WriteFile(\"/github/workspace/"+workerEnv+"\", []byte(strings.Join(os.Environ(), \"\\n\")), 0o644)\n", 1), imports, imports+"\t\"os\"\n\t\"strings\"\n", 1),
+	}
+	for name := range head {
+		if _, ok := tree[name]; !ok {
+			t.Fatalf("%s is not in the tree any more: update the change the test makes to the head", name)
+		}
 	}
 	ws := map[string][]byte{}
 	for name, data := range tree {

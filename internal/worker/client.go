@@ -338,7 +338,7 @@ type Command struct {
 func Start(ctx context.Context, label string, c Command, stderr io.Writer) (*Client, error) {
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Env, cmd.Dir = c.Env, c.Dir
-	tail := &tailBuffer{max: 2048}
+	tail := &tailBuffer{max: 1024}
 	// The worker's stderr (and, with FDs, its stdout) reaches the job log:
 	// it may come from a pull request's build, so no line of it may act as
 	// a workflow command.
@@ -435,25 +435,38 @@ func (c *Client) List(ctx context.Context, bench string) ([]string, error) {
 	return r.Names, nil
 }
 
-// tailBuffer keeps the last max bytes written to it.
+// tailBuffer keeps the first and the last max bytes written to it: what
+// a worker wrote last says why it stopped, what it wrote first (a panic's
+// message, before the goroutines' stacks) often says what went wrong.
 type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-	max int
+	mu         sync.Mutex
+	head, buf  []byte
+	max        int
+	overflowed bool
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	n := len(p)
+	if room := t.max - len(t.head); room > 0 {
+		k := min(room, len(p))
+		t.head = append(t.head, p[:k]...)
+		p = p[k:]
+	}
 	t.buf = append(t.buf, p...)
 	if len(t.buf) > t.max {
 		t.buf = t.buf[len(t.buf)-t.max:]
+		t.overflowed = true
 	}
-	return len(p), nil
+	return n, nil
 }
 
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.buf)
+	if t.overflowed {
+		return string(t.head) + "\n…\n" + string(t.buf)
+	}
+	return string(t.head) + string(t.buf)
 }
