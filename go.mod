@@ -11,7 +11,7 @@ require (
 	google.golang.org/protobuf v1.36.12
 )
 
-require go.yaml.in/yaml/v3 v3.0.6 // indirect
+require go.yaml.in/yaml/v3 v3.0.6
 
 require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
@@ -27,7 +27,7 @@ require (
 	github.com/yuin/goldmark v1.8.7
 	golang.org/x/crypto/x509roots/fallback v0.0.0-20261030153154-30a33513ff6d
 	golang.org/x/image v0.46.0
-	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/sys v0.48.0
 	golang.org/x/text v0.42.0 // indirect
 	gonum.org/v1/plot v0.17.0
 )

@@ -11,9 +11,12 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/ab"
+	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
+	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/sandbox"
 	"github.com/wirebench/wirebench/internal/source"
 	"github.com/wirebench/wirebench/internal/worker"
 )
@@ -27,6 +30,8 @@ type abRun struct {
 	Filter  string
 	AA      bool
 	Options ab.Options
+	// Sandbox runs the builds and the workers; nil as is.
+	Sandbox *sandbox.Sandbox
 	// BaseCommit and HeadCommit, when set, are recorded as the builds'
 	// commits (the action knows them from the event).
 	BaseCommit, HeadCommit string
@@ -49,14 +54,25 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	sb, err := newSandbox()
+	if err != nil {
+		return err
+	}
+	defer sb.Close()
+	if !sb.Active {
+		fmt.Fprintf(e.stderr, "wirebench: ab: no sandbox: %s\n", sb.Why)
+	}
 	src := commandSource(c, e).(source.Buildable)
-	target := src.Target(plan(e, c, true))
+	p := plan(e, c, true)
+	p.Sandbox = sb
+	target := src.Target(p)
 	for _, d := range []struct{ flag, dir string }{{"--base", c.BasePath}, {"--head", c.HeadPath}} {
 		if err := target.CheckTree(d.dir); err != nil {
 			return badInputf("%s %s: %w", d.flag, d.dir, err)
 		}
 	}
 	r := abFromConfig(e, c, target)
+	r.Sandbox = sb
 	if c.Bench != "" {
 		r.Filter = c.Bench
 	}
@@ -87,6 +103,9 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
 	}
 	defer os.RemoveAll(dir)
+	if err := r.Sandbox.Own(dir); err != nil { // the sandbox's user builds and runs in it
+		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
+	}
 	progs := map[string]ab.Program{}
 	for _, side := range []struct{ label, tree string }{{"base", r.Base}, {"head", r.Head}} {
 		t0 := time.Now()
@@ -100,7 +119,7 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 	built := time.Since(start)
 
 	spawn := ab.Processes(progs["base"], progs["head"], ab.StartOptions{
-		Dir: filepath.Join(dir, "run"), AA: r.AA, Stderr: progress,
+		Dir: filepath.Join(dir, "run"), AA: r.AA, Stderr: progress, Sandbox: r.Sandbox,
 		BaseEnv: environWith("GITHUB_SHA", r.BaseCommit), HeadEnv: environWith("GITHUB_SHA", r.HeadCommit),
 	})
 	o, err := ab.Run(ctx, spawn, r.Options)
@@ -113,6 +132,12 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 	if r.Filter != "" {
 		o.Head.Settings.Filter, o.Base.Settings.Filter = r.Filter, r.Filter
 	}
+	// A test binary's worker knows its Go and platform; the machine is
+	// this one's.
+	here := bench.CaptureEnv(os.Getenv)
+	for _, e := range []*results.Env{&o.Head.Env, &o.Base.Env, &o.Result.CandidateEnv, &o.Result.BaselineEnv} {
+		fillEnv(e, here)
+	}
 	if r.HeadCommit != "" {
 		o.Head.Env.Commit, o.Result.CandidateEnv.Commit = r.HeadCommit, r.HeadCommit
 	}
@@ -123,6 +148,25 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		time.Since(start).Round(100*time.Millisecond), built.Round(100*time.Millisecond), o.Elapsed.Round(100*time.Millisecond),
 		o.Rounds, o.Generations, o.ConfirmRounds, o.ConfirmGenerations, o.Collections)
 	return o, nil
+}
+
+// fillEnv fills what e does not know of the machine from here.
+func fillEnv(e *results.Env, here results.Env) {
+	if e.CPU == "" {
+		e.CPU = here.CPU
+	}
+	if e.Machine == "" {
+		e.Machine = here.Machine
+	}
+	if e.NumCPU == 0 {
+		e.NumCPU = here.NumCPU
+	}
+	if e.Runner == "" {
+		e.Runner = here.Runner
+	}
+	if e.Time.IsZero() {
+		e.Time = here.Time
+	}
 }
 
 // environWith returns the process environment with key set to value, or

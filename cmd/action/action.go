@@ -341,14 +341,24 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 	case !ok:
 		return nil, "the benchmarks of " + a.src.Title() + " cannot be built from a checkout", nil
 	}
-	target := buildable.Target(plan(a.e, a.cfg, true))
+	sb, err := newSandbox()
+	if err != nil {
+		return nil, "", err
+	}
+	defer sb.Close()
+	if !sb.Active {
+		a.notes = append(a.notes, "The pull request's code was not sandboxed: "+sb.Why+".")
+	}
+	p := plan(a.e, a.cfg, true)
+	p.Sandbox = sb
+	target := buildable.Target(p)
 	if err := target.CheckTree(basePath); err != nil {
 		return nil, fmt.Sprintf("input base-path %s: %v", basePath, err), nil
 	}
 	if err := target.CheckTree("."); err != nil {
 		return nil, fmt.Sprintf("the workspace: %v", err), nil
 	}
-	r := abRun{Target: target, Base: basePath, Head: ".", Filter: a.cfg.Filter, AA: true,
+	r := abRun{Target: target, Base: basePath, Head: ".", Filter: a.cfg.Filter, AA: true, Sandbox: sb,
 		HeadCommit: a.ev.SHA, BaseCommit: a.ev.PR.BaseSHA,
 		Options: ab.Options{Budget: a.cfg.MeasureBudget(true), Compare: a.cfg.CompareOptions(true), Progress: a.e.stderr,
 			Why: fmt.Sprintf("pull request with a checkout of its base commit at %s (input base-path)", basePath)},
@@ -357,7 +367,7 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 		r.Filter = a.cfg.Bench
 	}
 	a.gha.Infof("wirebench: same-runner A/B: base %s (%s) against the workspace (%s), budget %s", basePath, store.ShortSHA(r.BaseCommit), store.ShortSHA(r.HeadCommit), r.Options.Budget)
-	o, err := runAB(ctx, a.e.stderr, r)
+	o, err = runAB(ctx, a.e.stderr, r)
 	switch {
 	case err == nil:
 		return o, "", nil

@@ -50,17 +50,25 @@ func TestContainerActionAB(t *testing.T) {
 		baseSmall = `StrVal: "hello world"`
 		headSmall = `StrVal: "hello, wide world"` // 6 bytes longer
 	)
-	// The head's worker also writes its environment into the workspace,
-	// so the test can see what code from a pull request gets to read.
+	// The head's worker also writes its environment into a directory
+	// anyone may write (the workspace is not the sandbox's to write), so
+	// the test can see what code from a pull request gets to read.
 	const (
 		workerGo   = "cmd/action/worker.go"
 		workerFunc = "func cmdWorker(ctx context.Context, e *env, args []string) error {\n"
 		workerEnv  = "worker-env.txt"
 		imports    = "import (\n\t\"context\"\n"
 	)
+	leak := filepath.Join(t.TempDir(), "leak")
+	if err := os.MkdirAll(leak, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(leak, 0o1777); err != nil {
+		t.Fatal(err)
+	}
 	head := map[string]string{
 		dataset:  strings.Replace(string(tree[dataset]), baseSmall, headSmall, 1),
-		workerGo: strings.Replace(strings.Replace(string(tree[workerGo]), workerFunc, workerFunc+"\tos.WriteFile(\"/github/workspace/"+workerEnv+"\", []byte(strings.Join(os.Environ(), \"\\n\")), 0o644)\n", 1), imports, imports+"\t\"os\"\n\t\"strings\"\n", 1),
+		workerGo: strings.Replace(strings.Replace(string(tree[workerGo]), workerFunc, workerFunc+"\tos.WriteFile(\"/github/leak/"+workerEnv+"\", []byte(strings.Join(os.Environ(), \"\\n\")), 0o644)\n", 1), imports, imports+"\t\"os\"\n\t\"strings\"\n", 1),
 	}
 	for name := range head {
 		if _, ok := tree[name]; !ok {
@@ -83,7 +91,7 @@ func TestContainerActionAB(t *testing.T) {
 		event: "pull_request.json", token: token, workspace: ws,
 		inputs:  map[string]string{"base-path": "base", "budget": "4s"},
 		env:     []string{"GOPROXY=file:///goproxy", "GOSUMDB=off"},
-		volumes: []string{filepath.Join(modcache, "cache", "download") + ":/goproxy:ro"},
+		volumes: []string{filepath.Join(modcache, "cache", "download") + ":/goproxy:ro", leak + ":/github/leak"},
 		timeout: 8 * time.Minute, // two builds with a cold build cache
 	})
 	r.wantExit(t, 1)
@@ -115,15 +123,17 @@ func TestContainerActionAB(t *testing.T) {
 	}
 	// The head's worker ran the pull request's code: it must have seen
 	// neither the token nor any input.
-	workerEnviron, err := os.ReadFile(filepath.Join(r.workspace, workerEnv))
+	workerEnviron, err := os.ReadFile(filepath.Join(leak, workerEnv))
 	if err != nil {
 		t.Fatalf("the head's worker left no %s: %v", workerEnv, err)
 	}
 	if !strings.Contains(string(workerEnviron), "GITHUB_SHA=") {
 		t.Errorf("%s does not look like the worker's environment:\n%s", workerEnv, workerEnviron)
 	}
-	if strings.Contains(string(workerEnviron), token) || strings.Contains(string(workerEnviron), "INPUT_") {
-		t.Errorf("the head's worker (the pull request's code) saw the token or the inputs:\n%s", workerEnviron)
+	for _, secret := range []string{token, "INPUT_", "GITHUB_ENV", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "ACTIONS_"} {
+		if strings.Contains(string(workerEnviron), secret) {
+			t.Errorf("the head's worker (the pull request's code) saw %s:\n%s", secret, workerEnviron)
+		}
 	}
 	cs := fake.Comments(e2eOwner, e2eRepo, 42)
 	if len(cs) != 1 || !strings.HasPrefix(cs[0].Body, e2eMarker+"\n") {
@@ -140,7 +150,94 @@ func TestContainerActionAB(t *testing.T) {
 		}
 	}
 	t.Logf("A/B in the container: %v in all (image %s)", r.elapsed.Round(time.Second), e2eMB(img.size))
+
+	// A malicious head: its worker reads its parent's environment,
+	// appends to every file-command file it can find, prints markup and
+	// a workflow command, and crashes. It gets nothing, writes nothing,
+	// and the check fails with its text escaped.
+	evil := strings.Replace(string(tree[workerGo]), workerFunc, workerFunc+maliciousWorker, 1)
+	evil = strings.Replace(evil, imports, imports+"\t\"fmt\"\n\t\"os\"\n\t\"path/filepath\"\n\t\"strings\"\n", 1)
+	for name, data := range tree {
+		ws[name] = data
+	}
+	ws[workerGo] = []byte(evil)
+	r = h.run(t, e2eSpec{
+		event: "pull_request.json", token: token, workspace: ws,
+		inputs:  map[string]string{"base-path": "base", "budget": "4s"},
+		env:     []string{"GOPROXY=file:///goproxy", "GOSUMDB=off"},
+		volumes: []string{filepath.Join(modcache, "cache", "download") + ":/goproxy:ro", leak + ":/github/leak"},
+		timeout: 8 * time.Minute,
+	})
+	if r.code == 0 {
+		t.Fatalf("a head whose worker crashes passed\n%s", r.dump())
+	}
+	seen, err := os.ReadFile(filepath.Join(leak, "evil.txt"))
+	if err != nil {
+		t.Fatalf("the malicious head left no record (it did not run?): %v\n%s", err, r.dump())
+	}
+	t.Logf("what the malicious head got:\n%s", seen)
+	if strings.Contains(string(seen), token) || !strings.Contains(string(seen), "read parent environ: open") {
+		t.Errorf("the malicious head read its parent's environment:\n%s", seen)
+	}
+	if strings.Contains(string(seen), "appended to") {
+		t.Errorf("the malicious head wrote a file-command file:\n%s", seen)
+	}
+	entries, _ := os.ReadDir(r.fileCommands)
+	for _, e := range entries {
+		data, _ := os.ReadFile(filepath.Join(r.fileCommands, e.Name()))
+		if strings.Contains(string(data), "LD_PRELOAD") || strings.Contains(string(data), "verdict=pass") {
+			t.Errorf("%s holds what the malicious head wrote:\n%s", e.Name(), data)
+		}
+	}
+	report = r.wantWorkspaceFile(t, "wirebench-results/report.md")
+	for _, raw := range []string{"<img", "<!--", "@octocat"} {
+		if strings.Contains(report, raw) {
+			t.Errorf("the report shows %q unescaped:\n%s", raw, report)
+		}
+	}
+	if !strings.Contains(report, "could not be measured") || !strings.Contains(report, "octocat") {
+		t.Errorf("the report does not say the head could not be measured, with its output:\n%s", report)
+	}
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(line, "::error::pwned") {
+			t.Errorf("the head's output started a workflow command in the log: %q", line)
+		}
+	}
+	if got := r.outputs["verdict"]; got != "fail" {
+		t.Errorf("verdict %q, want fail\n%s", got, r.dump())
+	}
 }
+
+// maliciousWorker is the body the malicious head puts at the start of
+// its worker command.
+const maliciousWorker = `	{
+		var b strings.Builder
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", os.Getppid()))
+		if err != nil {
+			fmt.Fprintf(&b, "read parent environ: %v\n", err)
+		} else {
+			fmt.Fprintf(&b, "parent environ: %s\n", data)
+		}
+		for _, dir := range []string{"/github/file_commands"} {
+			entries, err := os.ReadDir(dir)
+			fmt.Fprintf(&b, "list %s: %d entries, %v\n", dir, len(entries), err)
+			for _, en := range entries {
+				f, err := os.OpenFile(filepath.Join(dir, en.Name()), os.O_APPEND|os.O_WRONLY, 0)
+				if err != nil {
+					fmt.Fprintf(&b, "open %s: %v\n", en.Name(), err)
+					continue
+				}
+				f.WriteString("LD_PRELOAD=/tmp/evil.so\nverdict=pass\n")
+				f.Close()
+				fmt.Fprintf(&b, "appended to %s\n", en.Name())
+			}
+		}
+		os.WriteFile("/github/leak/evil.txt", []byte(b.String()), 0o644)
+		fmt.Fprintln(os.Stdout, "::error::pwned <img src=x onerror=alert(1)> @octocat <!-- the rest is hidden")
+		fmt.Fprintln(os.Stderr, "::error::pwned <img src=x onerror=alert(1)> @octocat <!-- the rest is hidden")
+		os.Exit(3)
+	}
+`
 
 // e2eSourceTree reads the files git tracks in the repository (a checkout
 // as actions/checkout leaves it, without .git).

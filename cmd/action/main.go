@@ -16,6 +16,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/logsafe"
+	"github.com/wirebench/wirebench/internal/sandbox"
 )
 
 // Exit statuses, as documented in the README: 1 when the gate fails
@@ -27,6 +28,14 @@ const (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.Command {
+		// The step before code of a pull request runs: it must not
+		// change the environment that code gets.
+		if err := cmdSandbox(os.Args[2:]); err != nil {
+			fmt.Fprintf(os.Stderr, "wirebench: %v\n", err)
+		}
+		os.Exit(exitBadInput)
+	}
 	reexecWithGODEBUG()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)

@@ -686,17 +686,3 @@ func TestGenerationsAbsorbOffsets(t *testing.T) {
 		t.Errorf("A/A check noisy: %v", o.Result.AA.Flagged)
 	}
 }
-
-// TestWorkerEnviron: the workers, which run the pull request's code, see
-// no token and no action input.
-func TestWorkerEnviron(t *testing.T) {
-	in := []string{
-		"PATH=/usr/local/go/bin", "HOME=/github/home", "GODEBUG=madvdontneed=0", "GITHUB_SHA=abc", "GITHUB_REPOSITORY=o/r",
-		"INPUT_GITHUB-TOKEN=ghs_secret1", "INPUT_BASE-PATH=base", "GITHUB_TOKEN=ghs_secret2", "GH_TOKEN=x",
-		"ACTIONS_RUNTIME_TOKEN=t", "ACTIONS_ID_TOKEN_REQUEST_TOKEN=t", "ACTIONS_ID_TOKEN_REQUEST_URL=https://x", "NPM_TOKEN=t", "MY_SECRET=s",
-	}
-	want := []string{"PATH=/usr/local/go/bin", "HOME=/github/home", "GODEBUG=madvdontneed=0", "GITHUB_SHA=abc", "GITHUB_REPOSITORY=o/r"}
-	if got := workerEnviron(in); !slices.Equal(got, want) {
-		t.Errorf("workerEnviron = %q, want %q", got, want)
-	}
-}

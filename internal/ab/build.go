@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wirebench/wirebench/internal/sandbox"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
@@ -71,7 +72,7 @@ func CheckModule(dir string) error {
 // owned by another user, as in a container) it builds without VCS
 // stamping. The error wraps ErrSetup and carries the compiler's last
 // lines.
-func GoBuild(ctx context.Context, dir, pkg, out string) error {
+func GoBuild(ctx context.Context, dir, pkg, out string, sb *sandbox.Sandbox) error {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		return fmt.Errorf("%w: the A/B mode builds the base and the head and needs the Go toolchain, but go is not in PATH", ErrSetup)
@@ -83,9 +84,9 @@ func GoBuild(ctx context.Context, dir, pkg, out string) error {
 	build := func(extra ...string) ([]byte, error) {
 		args := append([]string{"build", "-trimpath"}, extra...)
 		args = append(args, "-o", out, pkg)
-		cmd := exec.CommandContext(ctx, gobin, args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
+		path, args, env := sb.Wrap(gobin, args, sb.GoEnv(append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")))
+		cmd := exec.CommandContext(ctx, path, args...)
+		cmd.Dir, cmd.Env = dir, env
 		return cmd.CombinedOutput()
 	}
 	output, err := build()
@@ -112,13 +113,16 @@ type StartOptions struct {
 	// the binaries in place (tests).
 	Dir string
 	// BaseEnv and HeadEnv are the workers' environments, secrets always
-	// dropped (see workerEnviron); nil means the current one.
+	// dropped (see sandbox.Environ); nil means the current one.
 	BaseEnv, HeadEnv []string
 	// AA starts second base workers for the A/A check.
 	AA bool
 	// Stderr receives the workers' diagnostics, prefixed; nil discards
 	// them (their last lines still go into errors).
 	Stderr io.Writer
+	// Sandbox runs the workers (code built from a pull request) as its
+	// unprivileged user; nil runs them as is, the environment cleaned.
+	Sandbox *sandbox.Sandbox
 }
 
 // Processes returns a Spawner that starts the worker processes of the two
@@ -221,7 +225,7 @@ func start(ctx context.Context, progs []Program, o StartOptions, suffix string, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ws[i], errs[i] = startProgram(ctx, sides[i], labels[i], p, envs[i], o.Stderr, lists)
+			ws[i], errs[i] = startProgram(ctx, sides[i], labels[i], p, envs[i], o, lists)
 		}()
 	}
 	wg.Wait()
@@ -262,19 +266,19 @@ func start(ctx context.Context, progs []Program, o StartOptions, suffix string, 
 // startProgram starts every part of p, the build side ("base", "head" or
 // "" for no comparison), and joins them into one worker; its errors are
 // the side's.
-func startProgram(ctx context.Context, side, label string, p Program, env []string, stderr io.Writer, lists *listCache) (*multi, error) {
+func startProgram(ctx context.Context, side, label string, p Program, env []string, o StartOptions, lists *listCache) (*multi, error) {
 	if env == nil {
 		env = os.Environ()
 	}
 	m := &multi{side: side, byKey: map[string]int{}}
 	for _, part := range p {
 		cmd := part.Command
-		cmd.Env = workerEnviron(append(slices.Clone(env), cmd.Env...))
+		cmd.Path, cmd.Args, cmd.Env = o.Sandbox.Wrap(cmd.Path, cmd.Args, append(slices.Clone(env), cmd.Env...))
 		partLabel := label
 		if part.Package != "" {
 			partLabel += " " + part.Package
 		}
-		c, err := worker.Start(ctx, partLabel, cmd, stderr)
+		c, err := worker.Start(ctx, partLabel, cmd, o.Stderr)
 		if err != nil {
 			m.kill()
 			return nil, m.fail(err)
@@ -315,32 +319,4 @@ func (l *listCache) list(ctx context.Context, c *worker.Client, part Part) ([]st
 	l.names[key] = names
 	l.mu.Unlock()
 	return names, nil
-}
-
-// workerEnviron drops from env what the workers must not see. A worker
-// runs code built from the pull request, so it gets neither the action's
-// inputs (INPUT_GITHUB-TOKEN among them) nor any variable that carries a
-// token or a URL to get one (the runner's ACTIONS_* tokens, GITHUB_TOKEN,
-// GH_TOKEN): a pull request that changes the benchmark must not be able
-// to read them. Everything else (PATH, HOME, GOMAXPROCS, GODEBUG, …)
-// passes, so both builds run as the action itself does.
-func workerEnviron(env []string) []string {
-	secret := func(name string) bool {
-		up := strings.ToUpper(name)
-		switch {
-		case strings.HasPrefix(up, "INPUT_"), strings.HasPrefix(up, "ACTIONS_"):
-			return true
-		case up == "GITHUB_TOKEN", up == "GH_TOKEN", up == "GITHUB_PAT":
-			return true
-		}
-		return strings.Contains(up, "TOKEN") || strings.Contains(up, "SECRET") || strings.Contains(up, "PASSWORD")
-	}
-	var out []string
-	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		if !secret(name) {
-			out = append(out, kv)
-		}
-	}
-	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/sandbox"
 )
 
 // SoloOptions say how to measure one build's workers.
@@ -27,6 +28,8 @@ type SoloOptions struct {
 	// process's. Stderr receives their diagnostics.
 	Env    []string
 	Stderr io.Writer
+	// Sandbox runs the workers as its unprivileged user; nil as is.
+	Sandbox *sandbox.Sandbox
 	// Progress receives progress lines; nil is silent.
 	Progress io.Writer
 }
@@ -48,7 +51,7 @@ func Solo(ctx context.Context, p Program, o SoloOptions) (*results.Results, erro
 		o.Seed = uint64(time.Now().UnixNano())
 	}
 	start := time.Now()
-	w, err := startProgram(ctx, "", "run", p, o.Env, o.Stderr, &listCache{names: map[string][]string{}})
+	w, err := startProgram(ctx, "", "run", p, o.Env, StartOptions{Stderr: o.Stderr, Sandbox: o.Sandbox}, &listCache{names: map[string][]string{}})
 	if err != nil {
 		return nil, err
 	}

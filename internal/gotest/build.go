@@ -65,6 +65,11 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 	if err != nil {
 		return nil, err
 	}
+	// The go command may run as the sandbox's user: the binaries are its
+	// to write.
+	if err := t.Sandbox.Own(dir); err != nil {
+		return nil, err
+	}
 	var out []Binary
 	for i, p := range pkgs {
 		start := time.Now()

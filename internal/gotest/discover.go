@@ -17,6 +17,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/wirebench/wirebench/internal/sandbox"
 )
 
 // Package is one package of the module with benchmark functions in its
@@ -46,6 +48,9 @@ type Tree struct {
 	BuildFlags []string
 	// Env is the environment of the go command; nil means the process's.
 	Env []string
+	// Sandbox runs the go command (it builds code from a pull request) as
+	// its unprivileged user; nil runs it as is.
+	Sandbox *sandbox.Sandbox
 }
 
 // goEnv is the go command's environment for t: t.Env, with GOWORK set to
@@ -159,8 +164,9 @@ func goCommand(ctx context.Context, t Tree, args ...string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the go command is not in PATH: it builds the benchmarks")
 	}
-	cmd := exec.CommandContext(ctx, gobin, args...)
-	cmd.Dir, cmd.Env = t.Dir, t.goEnv()
+	path, args, env := t.Sandbox.Wrap(gobin, args, t.Sandbox.GoEnv(t.goEnv()))
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Dir, cmd.Env = t.Dir, env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"github.com/wirebench/wirebench/internal/human"
 
 	"bytes"
@@ -326,5 +327,22 @@ func TestMarkdownFromCompare(t *testing.T) {
 	}
 	if !strings.Contains(md, "| Serialize protobuf/small | ns/op |") {
 		t.Errorf("the regression's row is missing:\n%s", md)
+	}
+}
+
+// TestBrokenMarkdown: what the pull request's code printed is shown, but
+// inert.
+func TestBrokenMarkdown(t *testing.T) {
+	cause := errors.New("the head worker did not start: the worker exited (exit status 3):\n::error::pwned <img src=x onerror=alert(1)> @octocat <!-- hidden")
+	md := BrokenMarkdown("wirebench: default suite", "The pull request's build could not be measured", cause, []string{"a note"})
+	for _, raw := range []string{"<img", "<!--", "@octocat"} {
+		if strings.Contains(md, raw) {
+			t.Errorf("%q is not escaped:\n%s", raw, md)
+		}
+	}
+	for _, want := range []string{"### ❌ The pull request", "octocat", "exit status 3", "a note"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("lacks %q:\n%s", want, md)
+		}
 	}
 }

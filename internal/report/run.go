@@ -40,7 +40,16 @@ func BrokenMarkdown(title, what string, cause error, notes []string) string {
 		b.WriteString("**" + escapeInline(title) + "** — nothing was compared, so the check fails: a pull request whose code cannot be measured does not pass.\n\n")
 	}
 	if cause != nil {
-		b.WriteString("What went wrong:\n\n" + codeBlock(strings.TrimSpace(cause.Error())) + "\n")
+		// Escaped line by line rather than fenced: in a code block an
+		// @mention is inert too, but escaping keeps the text readable and
+		// safe wherever it is pasted.
+		b.WriteString("What went wrong:\n\n")
+		for _, line := range strings.Split(strings.TrimSpace(cause.Error()), "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				b.WriteString("> " + escapeInline(line) + "\n>\n")
+			}
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString(notesText(Input{Notes: notes}))
 	return b.String()

@@ -11,6 +11,7 @@ import (
 	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/sandbox"
 	"github.com/wirebench/wirebench/internal/shard"
 	"github.com/wirebench/wirebench/internal/worker"
 )
@@ -98,12 +99,15 @@ func shardCosts(p Plan) shard.Costs {
 
 // Target builds the suite's command, ./cmd/action, and starts it as
 // `action worker` serving the benchmarks p.Filter selects.
-func (Embedded) Target(p Plan) ab.Target { return embeddedTarget{filter: p.Filter} }
+func (Embedded) Target(p Plan) ab.Target { return embeddedTarget{filter: p.Filter, sandbox: p.Sandbox} }
 
 // embeddedPackage is the package the A/B mode builds in a wirebench tree.
 const embeddedPackage = "./cmd/action"
 
-type embeddedTarget struct{ filter string }
+type embeddedTarget struct {
+	filter  string
+	sandbox *sandbox.Sandbox
+}
 
 func (embeddedTarget) CheckTree(tree string) error {
 	if err := ab.CheckModule(tree); err != nil {
@@ -117,7 +121,10 @@ func (embeddedTarget) CheckTree(tree string) error {
 
 func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (ab.Program, error) {
 	bin := filepath.Join(dir, "action")
-	if err := ab.GoBuild(ctx, tree, embeddedPackage, bin); err != nil {
+	if err := t.sandbox.Own(dir); err != nil {
+		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
+	}
+	if err := ab.GoBuild(ctx, tree, embeddedPackage, bin, t.sandbox); err != nil {
 		return nil, err
 	}
 	args := []string{"worker"}

@@ -9,6 +9,7 @@ import (
 	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/gotest"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/sandbox"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
@@ -58,11 +59,23 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 	if tree == "" {
 		tree = "."
 	}
+	if p.Sandbox == nil {
+		// The module's code runs: as the sandbox's user where possible.
+		sb, err := sandbox.Default()
+		if err != nil {
+			return nil, nil, err
+		}
+		defer sb.Close()
+		p.Sandbox = sb
+	}
+	if err := p.Sandbox.Own(dir); err != nil {
+		return nil, nil, err
+	}
 	prog, err := g.Target(p).Build(ctx, tree, dir)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := ab.Solo(ctx, prog, ab.SoloOptions{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Env: g.Env, Stderr: p.Progress, Progress: p.Progress})
+	r, err := ab.Solo(ctx, prog, ab.SoloOptions{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Env: g.Env, Stderr: p.Progress, Progress: p.Progress, Sandbox: p.Sandbox})
 	if err != nil {
 		return nil, nil, fmt.Errorf("measure: %w", err)
 	}
@@ -76,14 +89,17 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 // Target builds a tree's test binaries with the worker and starts one
 // worker per package, GOMAXPROCS=1, in the package's directory (where its
 // testdata is).
-func (g GoTest) Target(p Plan) ab.Target { return goTestTarget{g} }
+func (g GoTest) Target(p Plan) ab.Target { return goTestTarget{g, p.Sandbox} }
 
-type goTestTarget struct{ g GoTest }
+type goTestTarget struct {
+	g       GoTest
+	sandbox *sandbox.Sandbox
+}
 
 func (t goTestTarget) CheckTree(tree string) error { return ab.CheckModule(tree) }
 
 func (t goTestTarget) Build(ctx context.Context, tree, dir string) (ab.Program, error) {
-	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env)}
+	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env), Sandbox: t.sandbox}
 	pkgs, err := gotest.Discover(ctx, gt, t.g.packages())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)

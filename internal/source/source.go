@@ -7,6 +7,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/sandbox"
 )
 
 // Source gives a candidate's results.
@@ -45,6 +46,9 @@ type Plan struct {
 	Progress io.Writer
 	// Getenv reads the environment the results record (commit, runner).
 	Getenv func(string) string
+	// Sandbox runs builds and workers of code that may come from a pull
+	// request as its unprivileged user; nil runs them as is.
+	Sandbox *sandbox.Sandbox
 }
 
 func (p Plan) getenv(k string) string {
