@@ -1056,6 +1056,13 @@ func (r *e2eRun) wantExit(t *testing.T, code int) {
 // verdict as given ("" for pass or fail).
 func (r *e2eRun) wantCheckOutputs(t *testing.T, verdict string) {
 	t.Helper()
+	r.wantOutputs(t, verdict, len(e2eBenchmarks))
+}
+
+// wantOutputs checks the step's outputs: every one set, the verdict, and
+// a results file of n benchmarks.
+func (r *e2eRun) wantOutputs(t *testing.T, verdict string, n int) {
+	t.Helper()
 	for _, k := range []string{"verdict", "regressions", "improvements", "report-path", "results-path"} {
 		if _, ok := r.outputs[k]; !ok {
 			t.Errorf("output %s not set\n%s", k, r.dump())
@@ -1078,8 +1085,8 @@ func (r *e2eRun) wantCheckOutputs(t *testing.T, verdict string) {
 			Format     string            `json:"format"`
 			Benchmarks []json.RawMessage `json:"benchmarks"`
 		}
-		if err := json.Unmarshal([]byte(data), &head); err != nil || head.Format != "wirebench.results" || len(head.Benchmarks) != len(e2eBenchmarks) {
-			t.Errorf("results file %s: format %q, %d benchmarks, error %v; want wirebench.results with %d", res, head.Format, len(head.Benchmarks), err, len(e2eBenchmarks))
+		if err := json.Unmarshal([]byte(data), &head); err != nil || head.Format != "wirebench.results" || len(head.Benchmarks) != n {
+			t.Errorf("results file %s: format %q, %d benchmarks, error %v; want wirebench.results with %d", res, head.Format, len(head.Benchmarks), err, n)
 		}
 	}
 }

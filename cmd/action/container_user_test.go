@@ -69,7 +69,7 @@ func TestContainerUserBenchmarks(t *testing.T) {
 	t.Run("a pull request that grows the message fails naming the size", func(t *testing.T) {
 		r := pr(t, replace("order.go", `Customer: "ACME Corporation",`, `Customer: "ACME Corporation of Delaware",`))
 		r.wantExit(t, 1)
-		r.wantCheckOutputs(t, "fail")
+		r.wantOutputs(t, "fail", 2)
 		report := r.wantWorkspaceFile(t, r.outputs["report-path"])
 		size := regexp.MustCompile(`(?m)^\|[^\n]*Marshal[^\n]*B/msg[^\n]*\b83\b[^\n]*\b95\b[^\n]*regression`)
 		if !size.MatchString(report) {
@@ -82,7 +82,7 @@ func TestContainerUserBenchmarks(t *testing.T) {
 	t.Run("a pull request that changes nothing passes", func(t *testing.T) {
 		r := pr(t, nil)
 		r.wantExit(t, 0)
-		r.wantCheckOutputs(t, "pass")
+		r.wantOutputs(t, "pass", 2)
 		report := r.wantWorkspaceFile(t, r.outputs["report-path"])
 		for _, want := range []string{"example.com/orders", "Unmarshal", "A/A check"} {
 			if !strings.Contains(report, want) {

@@ -22,6 +22,7 @@ func TestREADMEWorkflows(t *testing.T) {
 	tests := []struct {
 		file, section, want string
 	}{
+		{"user.yml", "## Use it in a workflow", "bench: ."},
 		{"matrix.yml", "## Scaling out over a job matrix", "mode: merge"},
 		{"ab.yml", "### Same-runner A/B on pull requests", "path: base"},
 	}

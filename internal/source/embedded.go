@@ -121,6 +121,9 @@ func (embeddedTarget) CheckTree(tree string) error {
 
 func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (ab.Program, error) {
 	bin := filepath.Join(dir, "action")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
+	}
 	if err := t.sandbox.Own(dir); err != nil {
 		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
 	}
