@@ -34,7 +34,7 @@ func TestContainerActionAB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("container end-to-end test: skipped with -short")
 	}
-	h := newE2EHarness(t, 10*time.Minute, true)
+	h := newE2EHarness(t, 20*time.Minute, true)
 	fake, img := h.fake, h.image
 	root, err := e2eRepoRoot()
 	if err != nil {
@@ -91,7 +91,7 @@ func TestContainerActionAB(t *testing.T) {
 		event: "pull_request.json", token: token, workspace: ws,
 		inputs:  map[string]string{"base-path": "base", "budget": "4s"},
 		env:     []string{"GOPROXY=file:///goproxy", "GOSUMDB=off"},
-		volumes: []string{filepath.Join(modcache, "cache", "download") + ":/goproxy:ro", leak + ":/github/leak"},
+		volumes: []string{filepath.Join(modcache, "cache", "download") + ":/goproxy:ro", leak + ":/github/leak", h.goCache + ":" + e2eGoCache},
 		timeout: 8 * time.Minute, // two builds with a cold build cache
 	})
 	r.wantExit(t, 1)
@@ -165,7 +165,7 @@ func TestContainerActionAB(t *testing.T) {
 		event: "pull_request.json", token: token, workspace: ws,
 		inputs:  map[string]string{"base-path": "base", "budget": "4s"},
 		env:     []string{"GOPROXY=file:///goproxy", "GOSUMDB=off"},
-		volumes: []string{filepath.Join(modcache, "cache", "download") + ":/goproxy:ro", leak + ":/github/leak"},
+		volumes: []string{filepath.Join(modcache, "cache", "download") + ":/goproxy:ro", leak + ":/github/leak", h.goCache + ":" + e2eGoCache},
 		timeout: 8 * time.Minute,
 	})
 	if r.code == 0 {
@@ -206,6 +206,9 @@ func TestContainerActionAB(t *testing.T) {
 	if got := r.outputs["verdict"]; got != "fail" {
 		t.Errorf("verdict %q, want fail\n%s", got, r.dump())
 	}
+
+	// The same image on a user's repository and its own benchmarks.
+	t.Run("user benchmarks", func(t *testing.T) { containerUserBenchmarks(t, h) })
 }
 
 // maliciousWorker is the body the malicious head puts at the start of

@@ -59,6 +59,9 @@ const (
 	e2eMarker    = "<!-- wirebench:suite=default -->"
 	// e2eRunTimeout bounds one container run (they take ~3-5 s).
 	e2eRunTimeout = 90 * time.Second
+	// e2eGoCache is where the action keeps the go command's caches in its
+	// container (internal/sandbox.Default under HOME=/github/home).
+	e2eGoCache = "/github/home/.cache/wirebench"
 )
 
 // e2eBenchmarks are the benchmarks e2eFilter selects.
@@ -433,7 +436,11 @@ func newE2EHarness(t *testing.T, limit time.Duration, toolchain bool) *e2eHarnes
 		t.Fatal(err)
 	}
 	t.Cleanup(fake.Close)
-	return &e2eHarness{ctx: ctx, pm: pm, image: img, fake: fake, dir: t.TempDir()}
+	cache := filepath.Join(t.TempDir(), "go-cache")
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return &e2eHarness{ctx: ctx, pm: pm, image: img, fake: fake, dir: t.TempDir(), goCache: cache}
 }
 
 // e2eBudget is the time left before the test binary's deadline, minus a
@@ -691,7 +698,11 @@ type e2eHarness struct {
 	image *e2eImage
 	fake  *fakegithub.Server
 	dir   string // parent of every run's directories
-	runs  []*e2eRun
+	// goCache is the go command's caches of the sandbox's user (mounted
+	// at e2eGoCache), kept from run to run as actions/cache keeps them
+	// from job to job.
+	goCache string
+	runs    []*e2eRun
 	n     int
 }
 

@@ -11,18 +11,15 @@ import (
 	"github.com/wirebench/wirebench/internal/fakegithub"
 )
 
-// TestContainerUserBenchmarks runs the action's image the way the runner
-// runs it on a user's repository (testdata/userrepo: its own protobuf
-// message and its own BenchmarkMarshal and BenchmarkUnmarshal, not
-// wirebench), with the pull request's base checked out at base/, against
-// the fake API. A pull request that grows the message fails with the size
-// change named; one that changes nothing passes; one whose benchmark
-// panics fails with the panic in the report.
-func TestContainerUserBenchmarks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("container end-to-end test: skipped with -short")
-	}
-	h := newE2EHarness(t, 15*time.Minute, true)
+// containerUserBenchmarks runs the action's image the way the runner runs
+// it on a user's repository (testdata/userrepo: its own protobuf message
+// and its own BenchmarkMarshal and BenchmarkUnmarshal, not wirebench),
+// with the pull request's base checked out at base/, against the fake
+// API. A pull request that grows the message fails with the size change
+// named; one that changes nothing passes; one whose benchmark panics
+// fails with the panic in the report. It shares the image of
+// TestContainerActionAB.
+func containerUserBenchmarks(t *testing.T, h *e2eHarness) {
 	fake := h.fake
 	token := "ghs_WbE2eUserTok" + e2eRandHex(12)
 	fake.AddToken(token, fakegithub.ActionsBot)
@@ -49,7 +46,7 @@ func TestContainerUserBenchmarks(t *testing.T) {
 			event: "pull_request.json", token: token, workspace: ws,
 			inputs:  map[string]string{"bench": ".", "base-path": "base", "budget": "6s"},
 			env:     []string{"GOPROXY=file:///goproxy", "GOSUMDB=off", "GOFLAGS=-mod=mod"},
-			volumes: []string{filepath.Join(modcache, "cache", "download") + ":/goproxy:ro"},
+			volumes: []string{filepath.Join(modcache, "cache", "download") + ":/goproxy:ro", h.goCache + ":" + e2eGoCache},
 			timeout: 8 * time.Minute,
 		})
 	}

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The same-runner A/B mode on a real third-party library's own benchmarks:
+# github.com/vmihailenco/msgpack/v5, two released versions from the Go
+# module proxy (module zips carry the _test.go files). Nothing of the
+# library is committed: the trees are made under $WORK from the module
+# cache, and the injected slowdowns are edits of a scratch copy.
+#
+#   docs/experiments/gotest-msgpack.sh aa N        A/A: v5.4.1 against itself, N runs
+#   docs/experiments/gotest-msgpack.sh versions    v5.3.5 against v5.4.1, once
+#   docs/experiments/gotest-msgpack.sh inject PCT N  v5.4.1 against a copy whose
+#                                                 BenchmarkStructMarshal spins PCT% longer
+#
+# Each run writes run-*.json (the comparison) and run-*.log (progress) to
+# $WORK/<mode>/; summary.tsv has one line per run: the run, the verdict,
+# the injected benchmark's ns/op change and interval and verdict, the other
+# timings enforced as regressions, the offsets between generations.
+# Run one at a time on a quiet machine.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+WORK=${WORK:-/tmp/wirebench-msgpack}
+BUDGET=${BUDGET:-90s}
+# Twelve of the library's benchmarks: structs, maps, slices, numbers.
+BENCH=${BENCH:-'^Benchmark(StructMarshal|StructUnmarshal|StructManual|MapStringString|MapIntInt|StringSlice|ByteSlice|Int32|Float64|Bool|Time|Duration)$'}
+TARGET=BenchmarkStructMarshal
+mkdir -p "$WORK"
+go build -o "$WORK/wirebench" ./cmd/action
+
+tree() { # tree VERSION DIR: a writable copy of the module at VERSION
+  local dir
+  dir=$(go mod download -json "github.com/vmihailenco/msgpack/v5@$1" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')
+  rm -rf "$2"; cp -r "$dir" "$2"; chmod -R u+w "$2"
+}
+
+spin() { # spin DIR PCT: BenchmarkStructMarshal's loop does PCT% more work
+  local dir=$1 pct=$2 ns per
+  # The benchmark's ns/op and the cost of one spin step, measured here.
+  cat >> "$dir/bench_test.go" <<'GO'
+
+var wirebenchSink uint64
+
+// wirebenchSpin is the injected work: n steps of a dependent chain.
+func wirebenchSpin(n int) {
+	x := wirebenchSink
+	for i := 0; i < n; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	wirebenchSink = x
+}
+
+func BenchmarkWirebenchSpin(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		wirebenchSpin(1000)
+	}
+}
+GO
+  ns=$(cd "$dir" && go test -run '^$' -bench "^$TARGET\$" -count 5 2>/dev/null | awk '/ns\/op/ {print $3}' | sort -n | sed -n 3p)
+  per=$(cd "$dir" && go test -run '^$' -bench '^BenchmarkWirebenchSpin$' -count 5 2>/dev/null | awk '/ns\/op/ {print $3/1000}' | sort -n | sed -n 3p)
+  local steps
+  steps=$(awk -v ns="$ns" -v per="$per" -v pct="$pct" 'BEGIN {printf "%d", ns*pct/100/per + 0.5}')
+  echo "spin: $TARGET $ns ns/op, a step $per ns: $steps steps for $pct%" >&2
+  # One call per iteration, inside the timed loop.
+  perl -0pi -e "s/(func $TARGET\(b \*testing.B\) \{.*?for i := 0; i < b.N; i\+\+ \{\n)/\$1\t\twirebenchSpin($steps)\n/s" "$dir/bench_test.go"
+  grep -q "wirebenchSpin($steps)" "$dir/bench_test.go"
+}
+
+run() { # run OUT BASE HEAD
+  local out=$1 base=$2 head=$3 code=0
+  "$WORK/wirebench" ab --base "$base" --head "$head" --bench "$BENCH" --packages . --budget "$BUDGET" \
+    --format json > "$out.json" 2> "$out.log" || code=$?
+  echo "$code"
+}
+
+summary() { # summary RUN JSON LOG CODE
+  python3 - "$@" <<'PY'
+import json, sys, re
+name, path, log, code = sys.argv[1:5]
+try:
+    d = json.load(open(path))
+except Exception as e:
+    print(f"{name}\tcode={code}\tno comparison ({e})"); sys.exit()
+target = [c for c in d["comparisons"] if c["unit"] == "ns/op" and c["name"].endswith(" BenchmarkStructMarshal")]
+others = [c["name"].split()[-1] for c in d["comparisons"] if c["verdict"] == "regression" and not c.get("unconfirmed")
+          and not c["name"].endswith(" BenchmarkStructMarshal")]
+offs = re.findall(r"offsets between generations of workers: ±([0-9.]+)%", open(log).read())
+t = target[0] if target else None
+tt = f"{100*(t['ratio']-1):+.2f}% [{100*(t['ci_low']-1):+.2f}, {100*(t['ci_high']-1):+.2f}] {t['verdict']}{' unconfirmed' if t.get('unconfirmed') else ''}" if t else "-"
+print(f"{name}\tcode={code}\t{d['verdict']}\t{tt}\tother regressions: {','.join(others) or 'none'}\toffsets ±{offs[0] if offs else '?'}%\taa noisy: {bool(d.get('aa_check') and d['aa_check'].get('noisy'))}")
+PY
+}
+
+mode=${1:?usage: gotest-msgpack.sh aa N | versions | inject PCT N}
+case $mode in
+aa)
+  n=${2:-10}; dir="$WORK/aa"; mkdir -p "$dir"
+  tree v5.4.1 "$dir/base"; tree v5.4.1 "$dir/head"
+  for i in $(seq 1 "$n"); do
+    code=$(run "$dir/run-$i" "$dir/base" "$dir/head")
+    summary "aa-$i" "$dir/run-$i.json" "$dir/run-$i.log" "$code" | tee -a "$dir/summary.tsv"
+  done ;;
+versions)
+  dir="$WORK/versions"; mkdir -p "$dir"
+  tree v5.3.5 "$dir/base"; tree v5.4.1 "$dir/head"
+  BENCH=. code=$(run "$dir/run-1" "$dir/base" "$dir/head")
+  summary "versions" "$dir/run-1.json" "$dir/run-1.log" "$code" | tee -a "$dir/summary.tsv" ;;
+inject)
+  pct=${2:?percent}; n=${3:-20}; dir="$WORK/inject-$pct"; mkdir -p "$dir"
+  tree v5.4.1 "$dir/base"; tree v5.4.1 "$dir/head"; spin "$dir/head" "$pct"
+  for i in $(seq 1 "$n"); do
+    code=$(run "$dir/run-$i" "$dir/base" "$dir/head")
+    summary "inject-$pct-$i" "$dir/run-$i.json" "$dir/run-$i.log" "$code" | tee -a "$dir/summary.tsv"
+  done ;;
+*) echo "unknown mode $mode" >&2; exit 2 ;;
+esac
