@@ -703,7 +703,7 @@ type e2eHarness struct {
 	// from job to job.
 	goCache string
 	runs    []*e2eRun
-	n     int
+	n       int
 }
 
 // e2eSpec is one job step using the action.
