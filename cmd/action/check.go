@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/pipeline"
@@ -78,11 +79,14 @@ func cmdUpdate(ctx context.Context, e *env, args []string) error {
 	return d.Deliver(ctx, o)
 }
 
-// runIdentity names the CI run for history entries, when known.
+// runIdentity names the run for history entries: the CI run and attempt
+// when known, otherwise this process's moment, so that two local updates
+// in one second are two runs (a baseline keeps a run once, by its
+// identity, so that a write retried after a lost answer adds nothing).
 func runIdentity(getenv func(string) string) string {
 	id := getenv("GITHUB_RUN_ID")
 	if id == "" {
-		return ""
+		return "local-" + time.Now().UTC().Format("20060102T150405.000000000")
 	}
 	if a := getenv("GITHUB_RUN_ATTEMPT"); a != "" {
 		id += "." + a

@@ -27,6 +27,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // UID and GID are the unprivileged user untrusted code runs as: nobody's
@@ -58,8 +59,11 @@ type Sandbox struct {
 
 // New prepares a sandbox under dir (a directory of its own is made
 // there): active when this process is root on Linux. cache, when not "",
-// is where the go command's caches are kept between runs.
-func New(dir, cache string) (*Sandbox, error) {
+// is where the go command's caches are kept between runs. self is the
+// wirebench executable that makes the switch (its `sandbox` command); ""
+// means this process's own, unless it is a test binary, which has no
+// such command: the sandbox is then not active.
+func New(dir, cache, self string) (*Sandbox, error) {
 	d, err := os.MkdirTemp(dir, "wirebench-sandbox-")
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
@@ -86,10 +90,14 @@ func New(dir, cache string) (*Sandbox, error) {
 		s.Why = "not on Linux: the pull request's code ran as wirebench's own user"
 	case os.Geteuid() != 0:
 		s.Why = fmt.Sprintf("wirebench runs as user %d, not root, so it cannot switch users: the pull request's code ran as that user (in the action's container it runs as an unprivileged user)", os.Geteuid())
+	case self == "" && testing.Testing():
+		s.Why = "a test binary cannot switch users (it has no sandbox command): the code ran as wirebench's own user"
 	default:
-		self, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: %w", err)
+		if self == "" {
+			var err error
+			if self, err = os.Executable(); err != nil {
+				return nil, fmt.Errorf("sandbox: %w", err)
+			}
 		}
 		s.self, s.Active = self, true
 		if err := os.Chmod(d, 0o755); err != nil {
@@ -134,7 +142,7 @@ func Default() (*Sandbox, error) {
 	if home, err := os.UserHomeDir(); err == nil && reachable(home) {
 		cache = filepath.Join(home, ".cache", "wirebench")
 	}
-	return New("", cache)
+	return New("", cache, "")
 }
 
 // reachable reports whether another user can traverse dir and every

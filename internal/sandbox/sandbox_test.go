@@ -54,7 +54,7 @@ func TestParse(t *testing.T) {
 // belong to its user; otherwise it says why not, and Wrap runs the
 // program as is.
 func TestNew(t *testing.T) {
-	s, err := New(t.TempDir(), "")
+	s, err := New(t.TempDir(), "", "/wirebench")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestNew(t *testing.T) {
 		}
 		return
 	}
-	if !s.Active || args[0] != Command || args[len(args)-2] != "/bin/true" {
+	if !s.Active || path != "/wirebench" || args[0] != Command || args[len(args)-2] != "/bin/true" {
 		t.Errorf("active %v, wraps %s %q", s.Active, path, args)
 	}
 	for _, d := range []string{filepath.Join(s.Dir, "home"), filepath.Join(s.Dir, "tmp"), s.Cache} {
@@ -77,5 +77,18 @@ func TestNew(t *testing.T) {
 		if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Uid != UID {
 			t.Errorf("%s belongs to %+v, want user %d", d, fi.Sys(), UID)
 		}
+	}
+}
+
+// TestNotInTests: in a test binary, which has no sandbox command, the
+// default sandbox is never active.
+func TestNotInTests(t *testing.T) {
+	s, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Active || s.Why == "" {
+		t.Errorf("active %v in a test binary (%s)", s.Active, s.Why)
 	}
 }
