@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/results"
 )
 
 // ShortName shortens a benchmark name for people: the suite's
@@ -18,9 +19,17 @@ import (
 // "Serialize protobuf/small"; any other name loses only its "Benchmark"
 // prefix (so two different names never shorten to the same text).
 func ShortName(name string) string {
+	_, name = results.SplitKey(name)
 	rest, ok := strings.CutPrefix(name, "Benchmark")
 	if !ok || rest == "" {
 		return name
+	}
+	if codec, dataset, op := results.NameParts(name); codec != "" && dataset != "" && op != "" && strings.HasSuffix(rest, "/op="+op) {
+		// The matrix package's codec=C/dataset=D/op=O under a benchmark of
+		// the user's: "Wire protobuf/order serialize".
+		if top, _, _ := strings.Cut(rest, "/"); !strings.Contains(codec, "/") && !strings.Contains(dataset, "/") {
+			return top + " " + codec + "/" + dataset + " " + op
+		}
 	}
 	op, tail, ok := strings.Cut(rest, "/codec=")
 	if ok && (op == "Serialize" || op == "Deserialize") {
@@ -36,9 +45,15 @@ func ShortName(name string) string {
 // be arbitrarily long, and one of them must not eat the report's budget.
 const maxNameBytes = 120
 
-// cellName is a benchmark name ready for a Markdown table cell.
+// cellName is a benchmark name ready for a Markdown table cell; a
+// benchmark of a package (a key, see results.Key) shows its package under
+// the name, small.
 func cellName(name string) string {
-	return escapeCell(elide(ShortName(name), maxNameBytes))
+	cell := escapeCell(elide(ShortName(name), maxNameBytes))
+	if pkg, _ := results.SplitKey(name); pkg != "" {
+		cell += " <sub>" + escapeCell(elide(pkg, maxNameBytes)) + "</sub>"
+	}
+	return cell
 }
 
 // elide shortens s to at most n bytes by cutting its middle, on rune

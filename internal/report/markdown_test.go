@@ -346,3 +346,36 @@ func TestBrokenMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestPackages: benchmarks of packages are named with their package, in
+// the Markdown cells and, once per group, in the text.
+func TestPackages(t *testing.T) {
+	mk := func(pkg string, ns float64) results.Benchmark {
+		b := results.Benchmark{Pkg: pkg, Name: "BenchmarkMarshal"}
+		for i := range 10 {
+			b.Add(results.UnitNsPerOp, ns+float64(i%3))
+		}
+		return b
+	}
+	base, cand := results.New("go test", results.Env{}), results.New("go test", results.Env{})
+	base.Benchmarks = []results.Benchmark{mk("example.com/a", 100), mk("example.com/b", 200)}
+	cand.Benchmarks = []results.Benchmark{mk("example.com/a", 100), mk("example.com/b", 260)}
+	res, err := compare.Compare(base, cand, compare.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := Markdown(Input{Result: res, Candidate: cand}, Options{})
+	if !strings.Contains(md, "Marshal <sub>example.com/b</sub>") {
+		t.Errorf("the regression's row does not name its package:\n%s", md)
+	}
+	var txt strings.Builder
+	if err := Text(&txt, res); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(txt.String(), "pkg: example.com/a\n") != 1 || !strings.Contains(txt.String(), "pkg: example.com/b\nMarshal") {
+		t.Errorf("the text does not group by package:\n%s", txt.String())
+	}
+	if got := ShortName("BenchmarkWire/codec=protobuf/dataset=order/op=serialize"); got != "Wire protobuf/order serialize" {
+		t.Errorf("ShortName of a matrix name: %q", got)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/results"
 )
 
 // Text writes a comparison for a terminal, in the manner of benchstat: the
@@ -41,8 +42,16 @@ func Text(w io.Writer, r *compare.Result) error {
 	for _, u := range units {
 		cs := byUnit[u]
 		rows := [][]string{{u, "baseline", "candidate", "vs base"}}
-		for _, c := range cs {
-			rows = append(rows, []string{strings.TrimPrefix(c.Name, "Benchmark"),
+		// As benchstat does: the package once, on a line of its own,
+		// above its benchmarks.
+		pkg := ""
+		for _, c := range byPackage(cs) {
+			p, name := results.SplitKey(c.Name)
+			if p != pkg {
+				pkg = p
+				rows = append(rows, []string{"pkg: " + p})
+			}
+			rows = append(rows, []string{strings.TrimPrefix(name, "Benchmark"),
 				FormatValue(c.Baseline.Median, u), FormatValue(c.Candidate.Median, u), vsBase(c, r.Options.Alpha)})
 		}
 		if g, ok := geomeanRow(cs); ok {
@@ -149,6 +158,18 @@ func vsBase(c compare.Comparison, alpha float64) string {
 	return fmt.Sprintf("~ (p=%.2f %s)", c.PAdjusted, n)
 }
 
+// byPackage orders comparisons by package, keeping their order within
+// one; comparisons of no package come first.
+func byPackage(cs []compare.Comparison) []compare.Comparison {
+	out := slices.Clone(cs)
+	slices.SortStableFunc(out, func(a, b compare.Comparison) int {
+		pa, _ := results.SplitKey(a.Name)
+		pb, _ := results.SplitKey(b.Name)
+		return strings.Compare(pa, pb)
+	})
+	return out
+}
+
 // pct2 formats a ratio as a change with two decimals, as benchstat does.
 func pct2(ratio float64) string {
 	switch {
@@ -185,6 +206,10 @@ func geomeanRow(cs []compare.Comparison) ([]string, bool) {
 func writeAligned(w *bufio.Writer, rows [][]string) {
 	width := columnWidths(rows)
 	for _, r := range rows {
+		if len(r) == 1 && strings.HasPrefix(r[0], "pkg: ") {
+			w.WriteString(r[0] + "\n")
+			continue
+		}
 		var b strings.Builder
 		for i, cell := range r {
 			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
@@ -205,6 +230,10 @@ func writeAligned(w *bufio.Writer, rows [][]string) {
 func writeLeft(w *bufio.Writer, rows [][]string) {
 	width := columnWidths(rows)
 	for _, r := range rows {
+		if len(r) == 1 && strings.HasPrefix(r[0], "pkg: ") {
+			w.WriteString(r[0] + "\n")
+			continue
+		}
 		var b strings.Builder
 		for i, cell := range r {
 			b.WriteString(cell)
@@ -219,6 +248,9 @@ func writeLeft(w *bufio.Writer, rows [][]string) {
 func columnWidths(rows [][]string) []int {
 	var width []int
 	for _, r := range rows {
+		if len(r) == 1 && strings.HasPrefix(r[0], "pkg: ") {
+			continue // a package line is not a column
+		}
 		for i, cell := range r {
 			if i >= len(width) {
 				width = append(width, 0)
