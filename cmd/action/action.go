@@ -184,10 +184,14 @@ func (a *actionRun) loadBaseline(ctx context.Context) (*baseline.Baseline, strin
 	return b, st.Where(), nil
 }
 
-// candidate measures or reads the candidate, as the source says.
+// candidate measures or reads the candidate, as the source says: against
+// the stored reference ref (nil: none, as in update) with ref's budget and
+// samples where the inputs give none, so that its timings are comparable.
 func (a *actionRun) candidate(ctx context.Context, ref *results.Results) (*results.Results, error) {
-	p := plan(a.e, a.cfg, false)
-	p.Reference = ref
+	p, like := planLike(a.e, a.cfg, ref)
+	if _, measures := a.src.(source.Buildable); measures && like != "" {
+		a.notes = append(a.notes, like)
+	}
 	r, notes, err := a.src.Results(ctx, p)
 	if err != nil {
 		if a.cfg.BenchmarkFile != "" {
@@ -260,6 +264,8 @@ func (a *actionRun) check(ctx context.Context) error {
 		if o, err = pipeline.Against(base, cand, a.cfg.CompareOptions(false), a.input(src)); err != nil {
 			return badInput{err}
 		}
+		p, _ := planLike(a.e, a.cfg, ref)
+		o = confirm(ctx, a.e, o, base, a.src, p, a.cfg.CompareOptions(false))
 		if o.Verdict == pipeline.NoBaseline {
 			if why != "" {
 				o.Report.Notes = append(o.Report.Notes, "Stored-baseline comparison: "+why+".")

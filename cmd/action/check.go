@@ -8,6 +8,7 @@ import (
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
+	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/store"
 )
 
@@ -25,19 +26,24 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return badInput{err}
 	}
-	p := plan(e, c, false)
+	var ref *results.Results
 	if base != nil {
-		p.Reference = base.Reference
+		ref = base.Reference
 	}
+	p, like := planLike(e, c, ref)
 	cand, notes, err := measure(ctx, src, p)
 	if err != nil {
 		return err
+	}
+	if like != "" {
+		notes = append([]string{like}, notes...)
 	}
 	in := report.Input{BaselineSource: st.Where(), Title: "wirebench: " + src.Title(), FailOn: c.FailCondition(), Notes: notes}
 	o, err := pipeline.Against(base, cand, c.CompareOptions(false), in)
 	if err != nil {
 		return badInput{err}
 	}
+	o = confirm(ctx, e, o, base, src, p, c.CompareOptions(false))
 	if o.Verdict == pipeline.NoBaseline {
 		o.Report.Notes = append(o.Report.Notes, fmt.Sprintf("No baseline at %s yet: nothing to compare with, so the check passes. Run `update` on the default branch to create it.", c.BaselinePath))
 	}

@@ -16,7 +16,9 @@ import (
 
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/logsafe"
+	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
+	"github.com/wirebench/wirebench/internal/source"
 )
 
 // Exit statuses, as documented in the README: 1 when the gate fails
@@ -44,10 +46,13 @@ func main() {
 }
 
 // env is what a command needs from the process: streams and environment.
+// fresh, when set, measures in place of a new process of this binary
+// (measureFresh): tests set it.
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	fresh          func(context.Context, source.Plan) (*results.Results, error)
 }
 
 // commands are the commands by name.
@@ -65,23 +70,28 @@ var commands = map[config.Command]func(context.Context, *env, []string) error{
 // Main runs wirebench with args and returns the exit status. It never
 // calls os.Exit, so tests can drive it.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	return dispatch(ctx, &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}, args)
+}
+
+// dispatch runs the command args name (the main job with none) in e and
+// returns the exit status.
+func dispatch(ctx context.Context, e *env, args []string) int {
 	name := ""
 	if len(args) > 0 {
 		name, args = args[0], args[1:]
 	}
-	if lw := logSafeStderr(name, stderr, getenv); lw != nil {
+	if lw := logSafeStderr(name, e.stderr, e.getenv); lw != nil {
 		defer lw.Flush()
 		e.stderr = lw
 	}
 	var err error
 	switch name {
 	case "help", "-h", "-help", "--help":
-		config.Help(stdout)
+		config.Help(e.stdout)
 		return exitOK
 	case "":
 		switch {
-		case getenv("GITHUB_ACTIONS") == "true":
+		case e.getenv("GITHUB_ACTIONS") == "true":
 			err = cmdAction(ctx, e)
 		default:
 			err = cmdDefault(ctx, e)

@@ -5,14 +5,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/source"
 )
 
 // wb runs Main in dir with args and returns the exit status and output.
@@ -24,8 +28,17 @@ func wb(t *testing.T, dir string, args ...string) (int, string, string) {
 	}
 	defer os.Chdir(old)
 	var stdout, stderr bytes.Buffer
-	code := Main(context.Background(), args, strings.NewReader(""), &stdout, &stderr, func(string) string { return "" })
+	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }, fresh: inProcess}
+	code := dispatch(context.Background(), e, args)
 	return code, stdout.String(), stderr.String()
+}
+
+// inProcess measures the embedded suite in this process: what a test
+// calling the commands in-process re-measures with, where a new process
+// of this binary would be the test binary.
+func inProcess(ctx context.Context, p source.Plan) (*results.Results, error) {
+	r, _, err := source.Embedded{}.Results(ctx, p)
+	return r, err
 }
 
 // benchText writes Go benchmark output with n samples per benchmark, ns/op
@@ -36,8 +49,10 @@ func benchText(t *testing.T, path string, n int, medians map[string]float64, see
 	var b strings.Builder
 	b.WriteString("goos: linux\ngoarch: amd64\npkg: example.com/codec\ncpu: Test CPU\n")
 	for i := 0; i < n; i++ {
-		for name, m := range medians {
-			fmt.Fprintf(&b, "%s-2\t1000\t%.2f ns/op\t64 B/op\t2 allocs/op\n", name, m*(1+0.02*rng.NormFloat64()))
+		// In name order: the seeded rng must be consumed in the same order
+		// every time for the samples (and the verdicts) to repeat.
+		for _, name := range slices.Sorted(maps.Keys(medians)) {
+			fmt.Fprintf(&b, "%s-2\t1000\t%.2f ns/op\t64 B/op\t2 allocs/op\n", name, medians[name]*(1+0.02*rng.NormFloat64()))
 		}
 	}
 	b.WriteString("PASS\n")
@@ -46,6 +61,35 @@ func benchText(t *testing.T, path string, n int, medians map[string]float64, see
 	}
 }
 
+// historyBaseline writes a baseline file at path whose history holds runs
+// go test outputs of the same code, a minute apart, the last the
+// reference.
+func historyBaseline(t *testing.T, dir, path string, runs int, medians map[string]float64) {
+	t.Helper()
+	var b *baseline.Baseline
+	for i := range runs {
+		text := filepath.Join(dir, fmt.Sprintf("history-%d.txt", i))
+		benchText(t, text, 10, medians, uint64(100+i))
+		data, err := os.ReadFile(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := results.Read(text, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Env.Time = time.Date(2026, 1, 1, 0, i, 0, 0, time.UTC)
+		b = baseline.Refresh(b, r, "", 50)
+	}
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCompareCommand: two go test outputs, one run each, have no history
+// of how much a timing moves between runs: a 20% slowdown is reported,
+// not enforced. Against a baseline file whose history holds six runs it
+// fails.
 func TestCompareCommand(t *testing.T) {
 	dir := t.TempDir()
 	base := map[string]float64{"BenchmarkEncode": 1000, "BenchmarkDecode": 2000, "BenchmarkSize": 500}
@@ -53,6 +97,7 @@ func TestCompareCommand(t *testing.T) {
 	benchText(t, filepath.Join(dir, "old.txt"), 10, base, 1)
 	benchText(t, filepath.Join(dir, "same.txt"), 10, base, 2)
 	benchText(t, filepath.Join(dir, "slow.txt"), 10, slow, 3)
+	historyBaseline(t, dir, filepath.Join(dir, "history.json"), 6, base)
 	os.WriteFile(filepath.Join(dir, "empty.txt"), nil, 0o644)
 	os.WriteFile(filepath.Join(dir, "garbage.txt"), []byte("BenchmarkX 10 lots ns/op\n"), 0o644)
 	tests := []struct {
@@ -62,10 +107,13 @@ func TestCompareCommand(t *testing.T) {
 		contains string
 	}{
 		{"same code passes", []string{"compare", "old.txt", "same.txt"}, 0, "0 regressions"},
-		{"20% slower fails", []string{"compare", "old.txt", "slow.txt"}, 1, "regression"},
-		{"fail-on never", []string{"compare", "--fail-on", "never", "old.txt", "slow.txt"}, 0, "regression"},
-		{"json", []string{"compare", "--format", "json", "old.txt", "slow.txt"}, 1, `"p_adjusted"`},
-		{"markdown", []string{"compare", "--format", "markdown", "old.txt", "slow.txt"}, 1, "### "},
+		{"20% slower without history is reported", []string{"compare", "old.txt", "slow.txt"}, 0, "regression (not enforced)"},
+		{"the report says how many runs would gate", []string{"compare", "old.txt", "slow.txt"}, 0, "4 more runs of the baseline"},
+		{"20% slower against a history fails", []string{"compare", "history.json", "slow.txt"}, 1, "regression"},
+		{"same code against a history passes", []string{"compare", "history.json", "same.txt"}, 0, "0 regressions"},
+		{"fail-on never", []string{"compare", "--fail-on", "never", "history.json", "slow.txt"}, 0, "regression"},
+		{"json", []string{"compare", "--format", "json", "history.json", "slow.txt"}, 1, `"p_adjusted"`},
+		{"markdown", []string{"compare", "--format", "markdown", "history.json", "slow.txt"}, 1, "### ❌"},
 		{"empty file", []string{"compare", "old.txt", "empty.txt"}, 2, "empty.txt is empty"},
 		{"garbage", []string{"compare", "old.txt", "garbage.txt"}, 2, "garbage.txt:1"},
 		{"missing file", []string{"compare", "old.txt", "nope.txt"}, 2, "nope.txt"},
@@ -89,7 +137,7 @@ func TestCompareCommand(t *testing.T) {
 		})
 	}
 	// The JSON format is machine-readable.
-	_, out, _ := wb(t, dir, "compare", "--format", "json", "old.txt", "slow.txt")
+	_, out, _ := wb(t, dir, "compare", "--format", "json", "history.json", "slow.txt")
 	var doc struct {
 		Verdict     string `json:"verdict"`
 		Comparisons []struct {

@@ -17,9 +17,20 @@ import (
 // plan is how c says to measure, with progress on stderr.
 func plan(e *env, c *config.Config, ab bool) source.Plan {
 	return source.Plan{
-		Budget: c.MeasureBudget(ab), Samples: c.Samples, Filter: c.Filter, Seed: c.Seed, Shard: c.Shard,
+		Budget: c.MeasureBudget(ab), Samples: c.MeasureSamples(), Filter: c.Filter, Seed: c.Seed, Shard: c.Shard,
 		Progress: e.stderr, Getenv: e.getenv,
 	}
+}
+
+// planLike is plan for measuring against the stored reference ref (nil:
+// none): the budget and samples c does not give are ref's
+// (pipeline.MeasureLike), with the note that says so, if any.
+func planLike(e *env, c *config.Config, ref *results.Results) (source.Plan, string) {
+	p := plan(e, c, false)
+	p.Reference = ref
+	m, note := pipeline.MeasureLike(ref, pipeline.Measure{Budget: c.Budget, Samples: c.Samples}, pipeline.Measure{Budget: p.Budget, Samples: p.Samples})
+	p.Budget, p.Samples = m.Budget, m.Samples
+	return p, note
 }
 
 // measure gives the source's results; a selection or file problem is bad

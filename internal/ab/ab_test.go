@@ -479,6 +479,9 @@ func TestRunEndToEnd(t *testing.T) {
 	if r.Method != compare.MethodPaired || r.Why == "" || r.AA == nil || r.AA.Noisy || r.AA.Benchmarks != 6 {
 		t.Errorf("method %q why %q AA %+v", r.Method, r.Why, r.AA)
 	}
+	if r.Gate != nil {
+		t.Errorf("a same-runner comparison carries a stored baseline's history gate %+v", r.Gate)
+	}
 	got := map[string]compare.Comparison{}
 	for _, c := range r.Comparisons {
 		got[c.Name+" "+c.Unit] = c

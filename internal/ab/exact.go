@@ -68,6 +68,7 @@ func exactComparison(base, head *results.Results, opts compare.Options) (*compar
 		return nil, fmt.Errorf("compare the exact metrics: %w", err)
 	}
 	res.Options = opts
+	res.Gate = nil // the stored baseline's history gate: no part of a same-runner comparison
 	return res, nil
 }
 

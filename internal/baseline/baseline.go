@@ -10,6 +10,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"reflect"
 	"slices"
 	"time"
 
@@ -58,6 +59,10 @@ type Entry struct {
 	Machine string    `json:"machine,omitempty"`
 	CPU     string    `json:"cpu,omitempty"`
 	Go      string    `json:"go,omitempty"`
+	// Harness is the harness settings the run was measured with, which
+	// decide whether its timings are comparable with another run's; nil
+	// in entries written before they were recorded.
+	Harness *results.Harness `json:"harness,omitempty"`
 	// Medians maps benchmark key (results.Benchmark.Key: the name, after
 	// the package path when there is one) to unit to median value.
 	Medians map[string]map[string]float64 `json:"medians"`
@@ -72,9 +77,10 @@ func (e Entry) key() string {
 // Summarize makes a history entry from a run. runID identifies the CI run
 // (GITHUB_RUN_ID and attempt) when known.
 func Summarize(r *results.Results, runID string) Entry {
+	harness := r.Harness()
 	e := Entry{
 		Time: r.Env.Time, Commit: r.Env.Commit, Ref: r.Env.Ref, RunID: runID,
-		Machine: r.Env.Machine, CPU: r.Env.CPU, Go: r.Env.GoVersion,
+		Machine: r.Env.Machine, CPU: r.Env.CPU, Go: r.Env.GoVersion, Harness: &harness,
 		Medians: map[string]map[string]float64{},
 	}
 	if e.Time.IsZero() {
@@ -376,57 +382,25 @@ func (b *Baseline) Save(path string) error {
 	return results.WriteFileAtomic(path, data)
 }
 
-// MinNoiseHistory is the number of history entries BetweenRunNoise needs.
-const MinNoiseHistory = 5
-
-// BetweenRunNoise estimates, for every benchmark's ns/op, how much its
-// median moves from run to run with the code unchanged or nearly so: the
-// robust standard deviation (1.4826 × MAD) of the log of its median in each
-// history entry, after removing that entry's global speed shift (the
-// geometric mean over all benchmarks of the entry's medians relative to
-// the newest entry's), so a faster or slower runner does not count as
-// noise. Samples within one run cannot see this variance — a neighbour
-// that slowed one benchmark for a whole run looks like a real change to a
-// within-run test — so comparisons raise their threshold to it. It returns
-// nil when the history has fewer than MinNoiseHistory entries.
-func (b *Baseline) BetweenRunNoise() map[string]float64 {
-	if len(b.History) < MinNoiseHistory {
-		return nil
+// ReferenceEntry is the index of the history entry that summarises the
+// reference run, -1 when there is none: the newest entry of the
+// reference's time and commit, or else one whose medians are the
+// reference's (two runs never agree on every median).
+func (b *Baseline) ReferenceEntry() int {
+	if b.Reference == nil {
+		return -1
 	}
-	ref := b.History[len(b.History)-1].Medians
-	// Per entry, the log ratios to the reference entry and their mean.
-	type point struct {
-		name string
-		lr   float64
-	}
-	residuals := map[string][]float64{}
-	for _, e := range b.History {
-		var pts []point
-		sum := 0.0
-		for name, units := range e.Medians {
-			m, r := units[results.UnitNsPerOp], ref[name][results.UnitNsPerOp]
-			if m > 0 && r > 0 {
-				lr := math.Log(m / r)
-				pts = append(pts, point{name, lr})
-				sum += lr
-			}
-		}
-		if len(pts) < 3 {
-			continue
-		}
-		shift := sum / float64(len(pts))
-		for _, p := range pts {
-			residuals[p.name] = append(residuals[p.name], p.lr-shift)
+	ref := Summarize(b.Reference, "")
+	for i := len(b.History) - 1; i >= 0; i-- {
+		e := b.History[i]
+		if e.Commit == ref.Commit && e.Time.Equal(ref.Time) && !b.Reference.Env.Time.IsZero() {
+			return i
 		}
 	}
-	out := map[string]float64{}
-	for name, r := range residuals {
-		if len(r) < MinNoiseHistory {
-			continue
-		}
-		if s, err := stats.MAD(r); err == nil {
-			out[name] = s
+	for i := len(b.History) - 1; i >= 0; i-- {
+		if reflect.DeepEqual(b.History[i].Medians, ref.Medians) {
+			return i
 		}
 	}
-	return out
+	return -1
 }

@@ -134,26 +134,34 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
-func TestBetweenRunNoise(t *testing.T) {
-	mk := func(i int, noisy, quiet, speed float64) *results.Results {
-		r := results.New("default", results.Env{Time: t0.Add(time.Duration(i) * time.Hour)})
-		for name, v := range map[string]float64{"BenchmarkNoisy": noisy, "BenchmarkQuiet": quiet, "BenchmarkOther": 300} {
-			r.Benchmarks = append(r.Benchmarks, results.Benchmark{Name: name, Metrics: []results.Metric{{Unit: results.UnitNsPerOp, Values: []float64{v * speed}}}})
-		}
-		return r
+// TestSummarizeHarnessAndReference: an entry records the harness settings
+// its run was measured with, and the reference's entry is found by its
+// time and commit (or, without a time, by its medians), so it is never
+// counted twice.
+func TestSummarizeHarnessAndReference(t *testing.T) {
+	r := runAt(t0, "c0", 100)
+	r.Settings = results.Settings{Samples: 15, Budget: 20 * time.Second, Warmup: 30 * time.Millisecond, Source: "wirebench"}
+	b := New(r, "")
+	if h := b.History[0].Harness; h == nil || h.Samples != 15 || h.Budget != 20*time.Second || h.Warmup != 30*time.Millisecond || h.Shards != 1 {
+		t.Errorf("harness %+v, want samples 15, budget 20s, warm-up 30ms, 1 shard", h)
 	}
-	b := New(mk(0, 100, 200, 1), "")
-	if b.BetweenRunNoise() != nil {
-		t.Error("noise from one entry")
+	for i := 1; i < 4; i++ {
+		b.Add(runAt(t0.Add(time.Duration(i)*time.Hour), "c"+string(rune('0'+i)), 100+float64(i)), "", 50)
 	}
-	// The runner's speed varies by up to 30%; the noisy benchmark also
-	// moves ±10% on its own.
-	for i, v := range []struct{ noisy, speed float64 }{{110, 1.3}, {90, 0.8}, {105, 1.1}, {95, 1}, {110, 1.2}, {90, 0.9}} {
-		b.Add(mk(i+1, v.noisy, 200, v.speed), "", 50)
+	if got := b.ReferenceEntry(); got != 3 {
+		t.Errorf("reference entry %d, want 3 (the newest)", got)
 	}
-	n := b.BetweenRunNoise()
-	if !(n["BenchmarkNoisy"] > 0.05 && n["BenchmarkQuiet"] < 0.05) {
-		t.Errorf("noise %v: want the noisy benchmark above 5%% and the quiet one below, the runner's speed removed", n)
+	b.Reference = runAt(t0.Add(time.Hour), "c1", 101) // an older run as the reference
+	if got := b.ReferenceEntry(); got != 1 {
+		t.Errorf("reference entry %d, want 1", got)
+	}
+	b.Reference.Env.Time = time.Time{} // no time: found by its medians
+	if got := b.ReferenceEntry(); got != 1 {
+		t.Errorf("reference without a time: entry %d, want 1", got)
+	}
+	b.Reference = runAt(t0.Add(9*time.Hour), "other", 555)
+	if got := b.ReferenceEntry(); got != -1 {
+		t.Errorf("a reference not in the history: entry %d, want -1", got)
 	}
 }
 

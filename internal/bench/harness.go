@@ -372,12 +372,14 @@ func (r *Runner) progressf(always bool, format string, args ...any) {
 func (r *Runner) Results(suite string, env results.Env) *results.Results {
 	res := results.New(suite, env)
 	res.Settings = results.Settings{
-		Samples: r.opts.Samples,
-		Budget:  r.opts.Budget,
-		Seed:    r.opts.Seed,
-		Source:  "wirebench",
-		Elapsed: time.Since(r.start),
-		Rounds:  r.rounds(),
+		Samples:       r.opts.Samples,
+		Budget:        r.opts.Budget,
+		Seed:          r.opts.Seed,
+		Source:        "wirebench",
+		Elapsed:       time.Since(r.start),
+		Rounds:        r.rounds(),
+		Warmup:        r.opts.Warmup,
+		MaxBatchBytes: r.opts.MaxBatchBytes,
 	}
 	for i, b := range r.benches {
 		rb := results.Benchmark{Name: b.Name, Codec: b.Codec, Dataset: b.Dataset, Op: b.Op}

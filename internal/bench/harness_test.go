@@ -98,6 +98,11 @@ func TestRunnerInterleavesAndRestoresGC(t *testing.T) {
 		t.Errorf("GC percent after the run is %d, want the 73 set before", got)
 	}
 	res := r.Results("test", results.Env{})
+	// The settings that decide batch sizes are recorded, so a check can
+	// measure like its baseline and tell when it did not.
+	if st := res.Settings; st.Samples != 6 || st.Budget != 300*time.Millisecond || st.Warmup != time.Millisecond || st.MaxBatchBytes != DefaultMaxBatchBytes {
+		t.Errorf("settings %+v, want samples 6, budget 300ms, warm-up 1ms and the default batch memory bound", st)
+	}
 	if len(res.Benchmarks) != len(names) {
 		t.Fatalf("%d benchmarks in results, want %d", len(res.Benchmarks), len(names))
 	}

@@ -30,10 +30,16 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 	if len(ns) > 0 && allTooFew(ns) {
 		return nil, fmt.Errorf("every benchmark has fewer than 2 samples on a side, so timings cannot be tested: run the suite with --samples 10 or more, or go test -bench with -count=10")
 	}
+	h := newHistoryModel(base, cand, opts.History)
+	res.Gate = &h.gate
 	shifts := res.speedShifts(base, cand, ns, opts)
-	m := testNoisy(ns, shifts, opts)
+	if h.gates() && opts.Normalize != NormalizeNever {
+		shifts = res.historyShifts(h, cand, shifts, opts)
+	}
+	h.gate.Speed = h.speedCheck(cand, opts.Confidence)
+	f := testNoisy(ns, shifts, h, opts)
 	for _, n := range ns {
-		judgeStored(n, opts, m)
+		judgeStored(n, opts, f)
 	}
 	return res, nil
 }
@@ -60,14 +66,14 @@ func (r *Result) compareEach(pairs []pair, opts Options) []noisy {
 		c := &r.Comparisons[i]
 		*c = Comparison{Name: p.name, Unit: p.unit, HigherIsBetter: results.HigherIsBetter(p.unit),
 			Baseline: Summarize(p.b), Candidate: Summarize(p.c), P: math.NaN(), PAdjusted: math.NaN(), MDE: math.NaN()}
-		if exactMetric(p.unit, p.b, p.c) {
+		if exactMetric(p) {
 			c.Kind = Exact
 			judgeExact(c, opts)
 			continue
 		}
 		c.Kind = Noisy
 		estimate(c, p.b, p.c, opts)
-		ns = append(ns, noisy{c, p})
+		ns = append(ns, noisy{c: c, p: p})
 	}
 	return ns
 }

@@ -99,7 +99,10 @@ func TestShiftDetected(t *testing.T) {
 }
 
 // TestAAFalseAlarms: identical distributions, many trials of a
-// 40-comparison suite: a regression in at most 1% of trials.
+// 40-comparison suite: the test of the samples reports a regression in at
+// most 1% of trials. (Without a history these timings are reported, not
+// enforced: the samples of one process are all it tests here, and here
+// the world has no noise between processes; TestHistoryAAFalseAlarms has.)
 func TestAAFalseAlarms(t *testing.T) {
 	trials := 400
 	if testing.Short() {
@@ -113,7 +116,7 @@ func TestAAFalseAlarms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Failed(FailOnRegression) {
+		if res.Count(Regression) > 0 {
 			flagged++
 		}
 	}
@@ -351,35 +354,6 @@ func TestSameMachineShiftNormalised(t *testing.T) {
 		if n := res.Count(Regression); n != 0 {
 			t.Errorf("speed %v: %d regressions on an unchanged suite", tt.speed, n)
 		}
-	}
-}
-
-// TestBetweenRunNoiseRaisesThreshold: a 12% change of a benchmark whose
-// median moves ±6% between runs (history) is not a regression; the same
-// change of a quiet benchmark is.
-func TestBetweenRunNoiseRaisesThreshold(t *testing.T) {
-	rng := rand.New(rand.NewPCG(31, 32))
-	med := names(10)
-	base := run(rng, "m1", 15, 0.01, med, nil)
-	cm := map[string]float64{}
-	for k, v := range med {
-		cm[k] = v
-	}
-	cm["BenchmarkX/a"] *= 1.12
-	cm["BenchmarkX/b"] *= 1.12
-	cand := run(rng, "m1", 15, 0.01, cm, nil)
-	o := Defaults()
-	o.BetweenRun = &Noise{Spread: map[string]float64{"BenchmarkX/a": 0.06, "BenchmarkX/b": 0.005}}
-	res, err := Compare(base, cand, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := find(t, res, "BenchmarkX/a", results.UnitNsPerOp), find(t, res, "BenchmarkX/b", results.UnitNsPerOp)
-	if a.Verdict == Regression || math.Abs(a.Threshold-math.Expm1(0.18)) > 1e-9 || !strings.Contains(a.Note, "between runs") {
-		t.Errorf("noisy benchmark: %s threshold %.3f note %q", a.Verdict, a.Threshold, a.Note)
-	}
-	if b.Verdict != Regression || b.Threshold != 0 {
-		t.Errorf("quiet benchmark: %s threshold %.3f", b.Verdict, b.Threshold)
 	}
 }
 

@@ -2,11 +2,11 @@ package compare
 
 import (
 	"fmt"
-	"github.com/wirebench/wirebench/internal/human"
 	"math"
 	"slices"
+	"strings"
 
-	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/stats"
 )
 
@@ -56,18 +56,17 @@ type Sensitivity interface {
 // (Ratio, Lo, Hi) and adjusted p-value, one of m adjusted together. Judge
 // sets
 //
-//   - the verdict, by Decide against c's threshold (Comparison.Threshold
-//     when set, else opts.Threshold);
+//   - the verdict, by Decide against opts.Threshold;
 //   - MDE, what c could detect at the per-comparison level (see
 //     comparisonLevel), and for an inconclusive comparison
 //     SamplesNeeded, both from s;
 //   - a note on a significant change whose interval reaches past the
-//     threshold, and on a raised threshold.
+//     threshold.
 //
 // A comparison without an adjusted p-value is inconclusive, and Judge sets
 // nothing else.
 func Judge(c *Comparison, opts Options, m int, s Sensitivity) {
-	t := c.threshold(opts)
+	t := opts.Threshold
 	c.Verdict = Decide(c.Ratio, c.Lo, c.Hi, c.PAdjusted, t, opts.Alpha, c.HigherIsBetter)
 	if math.IsNaN(c.PAdjusted) {
 		return
@@ -82,18 +81,6 @@ func Judge(c *Comparison, opts Options, m int, s Sensitivity) {
 			c.Note = joinNote(c.Note, reachNote(c, t))
 		}
 	}
-	if c.Threshold > 0 && c.Note == "" {
-		c.Note = fmt.Sprintf("threshold raised to ±%.0f%%: this benchmark's median moves that much between runs in the baseline's history", 100*c.Threshold)
-	}
-}
-
-// threshold is the relative change c is judged by: its own Threshold when
-// that was raised, opts.Threshold otherwise.
-func (c *Comparison) threshold(opts Options) float64 {
-	if c.Threshold > 0 {
-		return c.Threshold
-	}
-	return opts.Threshold
 }
 
 // comparisonLevel is the per-comparison level at which a comparison's
@@ -127,28 +114,50 @@ func joinNote(a, b string) string {
 	return a + "; " + b
 }
 
-// judgeStored judges a noisy comparison of a stored baseline by Judge,
-// against the threshold raised to the benchmark's between-run noise where
-// the baseline's history knows it, with the power of the rank-sum test on
-// the samples as measured.
-func judgeStored(n noisy, opts Options, m int) {
-	raiseThreshold(n.c, opts)
-	Judge(n.c, opts, m, unpaired{n.p.b, n.p.c})
-}
-
-// raiseThreshold sets c.Threshold, for a timing, to three times the
-// benchmark's between-run noise in the baseline's history (as a relative
-// change) when that exceeds opts.Threshold: a change the benchmark shows
-// between runs by itself is no evidence.
-func raiseThreshold(c *Comparison, opts Options) {
-	s, ok := opts.BetweenRun.spread(c.Name)
-	if !ok || c.Unit != results.UnitNsPerOp {
+// judgeStored judges a noisy comparison of a stored baseline by Judge:
+// a timing tested against the history with the sensitivity of the
+// new-run test (see newRunSensitivity), anything else with that of the
+// rank-sum test on the samples as measured; m is the size of the family
+// its p-value was adjusted in (enforced comparisons and those reported
+// only are adjusted apart).
+func judgeStored(n noisy, opts Options, f families) {
+	m := f.enforced
+	if n.c.NotEnforced != "" {
+		m = f.reported
+	}
+	if n.between == nil {
+		Judge(n.c, opts, m, unpaired{n.p.b, n.p.c})
 		return
 	}
-	if raised := math.Expm1(3 * s); raised > opts.Threshold {
-		c.Threshold = raised
+	Judge(n.c, opts, m, newRunSensitivity{se: n.between.SE, df: n.between.DF})
+	if n.c.Verdict == Inconclusive && n.c.Note == "" {
+		n.c.Note = fmt.Sprintf("this benchmark moves ±%s between runs (%s of history, %s): more runs of history, not more samples, narrow it down",
+			strings.TrimPrefix(human.Change(math.Expm1(n.between.S), 1), "+"), human.Plural(n.c.HistoryRuns, "run", "runs"), dfText(n.between.DF))
 	}
 }
+
+// dfText is "3 degrees of freedom".
+func dfText(df float64) string {
+	return human.Plural(int(math.Round(df)), "degree of freedom", "degrees of freedom")
+}
+
+// newRunSensitivity is the Sensitivity of the new-run test of a timing:
+// its standard error se with df degrees of freedom. More samples do not
+// help it (the spread between runs does not shrink with them), so it
+// names no sample count.
+type newRunSensitivity struct{ se, df float64 }
+
+// MDE is stats.NewRunMDE as a relative change.
+func (s newRunSensitivity) MDE(level, power float64) (float64, bool) {
+	d, err := stats.NewRunMDE(s.se, s.df, level, power)
+	if err != nil {
+		return 0, false
+	}
+	return math.Expm1(d), true
+}
+
+// SamplesFor is 0: no sample count resolves a between-run comparison.
+func (newRunSensitivity) SamplesFor(effect, level, power float64) int { return 0 }
 
 // unpaired is the Sensitivity of the rank-sum test on a baseline's samples
 // b and a candidate's n. It works on ratios of samples, so with a zero

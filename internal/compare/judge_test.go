@@ -49,7 +49,6 @@ func TestJudge(t *testing.T) {
 	tests := []struct {
 		name              string
 		paired            bool
-		threshold         float64 // Comparison.Threshold
 		ratio, lo, hi, pa float64
 		note              string // before judging
 		sens              fixedSensitivity
@@ -75,9 +74,6 @@ func TestJudge(t *testing.T) {
 		{name: "paired: note joined", paired: true, ratio: 1.042, lo: 1.02, hi: 1.07, pa: 0.001, note: "3 generations",
 			sens: fixedSensitivity{ok: true}, wantVerdict: Inconclusive, wantMDE: 0,
 			wantNote: "3 generations; a significant change of +4.20%, but its interval reaches past the ±5% floor"},
-		{name: "raised threshold", threshold: 0.2, ratio: 1.10, lo: 1.08, hi: 1.12, pa: 0.001,
-			sens: fixedSensitivity{ok: true}, wantVerdict: Unchanged, wantMDE: 0,
-			wantNote: "threshold raised to ±20%: this benchmark's median moves that much between runs in the baseline's history"},
 		{name: "untested", ratio: 1.10, lo: 1.08, hi: 1.12, pa: math.NaN(), note: "no test: x",
 			sens: fixedSensitivity{mde: 0.02, ok: true, samples: 7}, wantVerdict: Inconclusive, wantMDE: math.NaN(), wantNote: "no test: x"},
 	}
@@ -85,7 +81,7 @@ func TestJudge(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var level float64
 			tt.sens.level = &level
-			c := Comparison{Kind: Noisy, Paired: tt.paired, Threshold: tt.threshold, Ratio: tt.ratio, Lo: tt.lo, Hi: tt.hi,
+			c := Comparison{Kind: Noisy, Paired: tt.paired, Ratio: tt.ratio, Lo: tt.lo, Hi: tt.hi,
 				P: tt.pa, PAdjusted: tt.pa, MDE: math.NaN(), Note: tt.note}
 			Judge(&c, Defaults(), 5, tt.sens)
 			if c.Verdict != tt.wantVerdict {

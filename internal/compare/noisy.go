@@ -11,10 +11,12 @@ import (
 )
 
 // noisy is the comparison of a noisy metric with the pair of samples it is
-// estimated, tested and judged on.
+// estimated, tested and judged on, and, for a timing judged against the
+// history, that test.
 type noisy struct {
-	c *Comparison
-	p pair
+	c       *Comparison
+	p       pair
+	between *stats.NewRunTest
 }
 
 // estimate fills the Hodges–Lehmann ratio and interval of a noisy metric,
@@ -72,21 +74,89 @@ func allTooFew(ns []noisy) bool {
 	return true
 }
 
-// testNoisy runs the Mann–Whitney test of every noisy comparison that has
-// an estimate, on the candidate's samples divided by its machine's speed
-// shift where that shift is applied (see normalizeTiming), and adjusts
-// the p-values of the run together. It returns how many were tested: the
-// m of Judge.
-func testNoisy(ns []noisy, shifts map[int]*Shift, opts Options) int {
-	cs := make([]*Comparison, len(ns))
-	for i, n := range ns {
+// families are the sizes of the two families of p-values a comparison
+// adjusts apart: the comparisons that can fail the run, and those only
+// reported (Comparison.NotEnforced). Only the first are the gate, so only
+// they share its error rate.
+type families struct{ enforced, reported int }
+
+// testNoisy tests every noisy comparison of ns that has an estimate, on
+// the candidate's samples divided by its machine's speed shift where that
+// shift is applied (see normalizeTiming): a timing against the history
+// (testTiming), anything else by the Mann–Whitney test of the samples.
+// It adjusts the p-values of the comparisons that can fail the run
+// together, and those only reported together apart, and returns how many
+// each family has: the m of Judge.
+func testNoisy(ns []noisy, shifts map[int]*Shift, h *historyModel, opts Options) families {
+	var enforced, reported []*Comparison
+	for i := range ns {
+		n := &ns[i]
 		cand := normalizeTiming(n.c, n.p.c, shifts[n.p.shard])
-		if n.c.Note == "" {
+		switch {
+		case isTiming(n.c.Unit):
+			h.testTiming(n, cand, opts.Confidence)
+		case n.c.Note != "":
+		default:
 			rankSum(n.c, n.p.b, cand)
 		}
-		cs[i] = n.c
+		if n.c.NotEnforced != "" {
+			reported = append(reported, n.c)
+		} else {
+			enforced = append(enforced, n.c)
+		}
 	}
-	return adjust(cs, opts.Correction)
+	return families{enforced: adjust(enforced, opts.Correction), reported: adjust(reported, opts.Correction)}
+}
+
+// testTiming tests a timing against the history: the candidate is one new
+// run, its log ratio to the reference (relative to its machine's speed
+// shift when normalised) judged by stats.NewRun against the same log
+// ratios of the reference's replicates and of the history's other runs
+// (each relative to its own run's speed shift when normalised). The
+// estimate becomes the change against the replicates' mean, with the
+// interval of the new-run test. With fewer than MinHistoryRuns runs of the
+// benchmark there is no estimate of its spread between runs: the
+// Mann–Whitney test of the samples decides what is reported, and the
+// timing is not enforced. Measured with other settings than the
+// reference, or in a state of the machine the history never saw (its
+// speed shift outside the history's, TimingGate.Speed), it is tested but
+// not enforced either. A timing without an estimate (its note says why)
+// is not tested.
+func (h *historyModel) testTiming(n *noisy, cand []float64, confidence float64) {
+	c := n.c
+	replicates, others := h.values(c.Name, c.Unit, c.Normalized)
+	c.HistoryRuns = len(replicates) + len(others)
+	short := c.HistoryRuns < h.gate.Needed
+	switch {
+	case short:
+		c.NotEnforced = historyReason(c.HistoryRuns, h.gate.Needed)
+	case !h.gate.SettingsMatch():
+		c.NotEnforced = settingsReason(h.gate.SettingsDiffer)
+	case h.gate.SpeedOutside():
+		c.NotEnforced = speedReason(h.gate.Speed)
+	}
+	switch {
+	case c.Note != "":
+		return
+	case short:
+		rankSum(c, n.p.b, cand)
+		return
+	}
+	if !(c.Ratio > 0) || math.IsInf(c.Ratio, 0) {
+		c.Note = "no test: no ratio to the baseline"
+		return
+	}
+	x := math.Log(c.Ratio)
+	t, err := stats.NewRun(x, replicates, others, confidence)
+	if err != nil {
+		c.Note = "no test against the history: " + err.Error()
+		return
+	}
+	f := math.Exp(t.Estimate - x) // from the reference to the replicates' mean
+	c.Ratio, c.RawRatio = c.Ratio*f, c.RawRatio*f
+	c.Lo, c.Hi = math.Exp(t.Lo), math.Exp(t.Hi)
+	c.P, c.Test, c.DF = t.P, TestNewRun, t.DF
+	n.between = &t
 }
 
 // rankSum sets c.P to the Mann–Whitney p-value of b against cand: 1 when

@@ -48,20 +48,12 @@ type Options struct {
 	// Normalize decides when timings are judged against the machine's
 	// global speed shift. Default auto.
 	Normalize Normalize
-	// BetweenRun is the between-run noise of the timings, from the
-	// baseline's history; nil when unknown. Only a stored-baseline
-	// comparison uses it (see Comparison.Threshold): a same-runner A/B
-	// run measures both builds at the same time, so the noise between
-	// runs does not enter it.
-	BetweenRun *Noise `json:"-"`
-}
-
-// Noise maps a benchmark name to the between-run noise of its ns/op: a
-// log-scale standard deviation (see baseline.BetweenRunNoise). A timing
-// must change by more than three times that noise, as well as by the
-// threshold, to count.
-type Noise struct {
-	Spread map[string]float64
+	// History is the stored baseline's past runs, which judge its timings
+	// (see MinHistoryRuns); nil means none but the baseline itself, so
+	// timings are reported, not enforced. Only Compare uses it: a
+	// same-runner A/B run measures both builds in the same processes'
+	// time, so the noise between runs does not enter it.
+	History *History `json:"-"`
 }
 
 // Defaults returns the default options.
@@ -94,14 +86,4 @@ func (o Options) Validate() error {
 		return fmt.Errorf("normalize %q: want auto, always or never", o.Normalize)
 	}
 	return nil
-}
-
-// spread returns the between-run noise of the benchmark name, and false
-// when it is not known.
-func (n *Noise) spread(name string) (float64, bool) {
-	if n == nil {
-		return 0, false
-	}
-	s, ok := n.Spread[name]
-	return s, ok
 }

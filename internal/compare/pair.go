@@ -7,11 +7,13 @@ import (
 )
 
 // pair is one benchmark and unit measured by both runs: the baseline's
-// samples b, the candidate's c, and the shard that measured the
-// candidate's (0 unless it was merged from shards).
+// samples b, the candidate's c, the iteration counts behind each side's
+// samples (bn, cn: in sample order, nil when not recorded), and the shard
+// that measured the candidate's (0 unless it was merged from shards).
 type pair struct {
 	name, unit string
 	b, c       []float64
+	bn, cn     []int64
 	shard      int
 }
 
@@ -41,7 +43,8 @@ func (r *Result) pairUp(base, cand *results.Results) []pair {
 			if m.Unit == results.UnitMBPerSec && hasNs {
 				continue
 			}
-			pairs = append(pairs, pair{cb.Key(), m.Unit, bv, m.Values, cb.Shard})
+			pairs = append(pairs, pair{name: cb.Key(), unit: m.Unit, b: bv, c: m.Values,
+				bn: iterationsOf(bb, len(bv)), cn: iterationsOf(&cb, len(m.Values)), shard: cb.Shard})
 		}
 		if common == 0 {
 			r.UnitMismatch = append(r.UnitMismatch, cb.Key())
@@ -85,6 +88,16 @@ func withoutPackages(r *results.Results) *results.Results {
 		c.Benchmarks[i].Pkg = ""
 	}
 	return &c
+}
+
+// iterationsOf is b's iteration counts when they describe its n samples
+// of a metric, nil otherwise (not recorded, or a metric of one value such
+// as the encoded size).
+func iterationsOf(b *results.Benchmark, n int) []int64 {
+	if len(b.Iterations) != n {
+		return nil
+	}
+	return b.Iterations
 }
 
 // exampleName is a benchmark name of either run, for an error message

@@ -82,11 +82,29 @@ type Comparison struct {
 	// Unconfirmed is set on a regression that did not reproduce when
 	// re-measured: it is reported, not enforced.
 	Unconfirmed bool
-	// Threshold, when not zero, is the threshold this comparison was
-	// judged by instead of Options.Threshold: raised to three times the
-	// benchmark's between-run noise in the baseline's history.
-	Threshold float64
+	// Test names the test behind P: TestNewRun for a stored-baseline
+	// timing judged against the baseline's history, empty for the
+	// Mann–Whitney test of the samples (and for exact metrics, which have
+	// none; paired comparisons say Paired).
+	Test Test
+	// DF is the degrees of freedom of the new-run test, HistoryRuns the
+	// runs of the history it was judged against (the reference's
+	// included); 0 for other tests.
+	DF          float64
+	HistoryRuns int
+	// NotEnforced, when not empty, says why this comparison is reported
+	// but cannot fail the run: a stored-baseline timing with too little
+	// history, or measured with other harness settings than the
+	// baseline's (see TimingGate).
+	NotEnforced string
 }
+
+// Test names a statistical test behind a p-value.
+type Test string
+
+// TestNewRun is stats.NewRun: the candidate as one new run against the
+// runs of the baseline's history.
+const TestNewRun Test = "new-run-t"
 
 // Change is the relative change, Ratio-1 (0.05 = +5%).
 func (c Comparison) Change() float64 { return c.Ratio - 1 }
@@ -106,8 +124,9 @@ func Summarize(v []float64) Summary {
 // last group holds what only one way of comparing fills in (the zero value
 // otherwise): Method says which way it was, Why and AA belong to the
 // same-runner A/B comparison, ShardShifts to a stored baseline compared
-// with a candidate merged from shards. (Options.BetweenRun, likewise, is
-// used by stored-baseline comparisons only.)
+// with a candidate merged from shards, Gate to stored-baseline
+// comparisons. (Options.History, likewise, is used by stored-baseline
+// comparisons only.)
 type Result struct {
 	Options        Options
 	BaselineEnv    results.Env
@@ -136,6 +155,9 @@ type Result struct {
 	// was merged from shards (stored baseline only); Shift then summarises
 	// them.
 	ShardShifts []ShardShift
+	// Gate says what the stored baseline's history let timings gate
+	// (stored baseline only; nil for a same-runner A/B run).
+	Gate *TimingGate
 }
 
 // Method is how timings were compared.
@@ -186,24 +208,31 @@ const (
 	FailOnNever      FailOn = "never"
 )
 
-// Failed reports whether the result meets the fail-on condition. When a
-// paired run's A/A check found the machine too noisy, timing regressions
-// are reported but do not fail the run; exact ones still do. Regressions
-// that did not reproduce on confirmation never fail it.
+// Failed reports whether the result meets the fail-on condition: a
+// regression that is enforced (see Enforced).
 func (r *Result) Failed(on FailOn) bool {
 	if on != FailOnRegression {
 		return false
 	}
 	for _, c := range r.Comparisons {
-		if c.Verdict != Regression || c.Unconfirmed {
-			continue
+		if c.Verdict == Regression && !c.Unconfirmed && r.Enforced(c) {
+			return true
 		}
-		if c.Kind == Noisy && r.AA != nil && r.AA.Noisy {
-			continue
-		}
-		return true
 	}
 	return false
+}
+
+// Enforced reports whether c's verdict can fail the run. Exact metrics
+// always can. A noisy one cannot when a paired run's A/A check found the
+// machine too noisy, nor when it is a stored-baseline timing reported
+// only (Comparison.NotEnforced: too little history, other settings).
+// (A regression that did not reproduce on confirmation never fails the
+// run either; Failed checks that.)
+func (r *Result) Enforced(c Comparison) bool {
+	if c.Kind != Noisy {
+		return true
+	}
+	return c.NotEnforced == "" && !(r.AA != nil && r.AA.Noisy)
 }
 
 // Sort orders comparisons for reports: regressions first, then

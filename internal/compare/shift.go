@@ -11,10 +11,14 @@ import (
 )
 
 // Shift is the machine's global speed shift between the runs: the
-// geometric mean of all timing ratios, with its interval.
+// geometric mean of all timing ratios, with its interval, or, when timings
+// are judged against the baseline's history, their median (Median).
 type Shift struct {
 	Estimate, Lo, Hi float64
 	N                int // timings it was computed from
+	// Median is set when Estimate is the median of the timing ratios,
+	// with its order-statistic interval (see historyShifts).
+	Median bool
 	// Applied says whether timings were judged against it, and Reason why
 	// (or why not).
 	Applied bool

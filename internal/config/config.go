@@ -49,10 +49,16 @@ const (
 	ABThreshold     = 0.01
 )
 
-// Config is every setting of every command. Budget 0 and Threshold < 0
-// mean "the default of the comparison made" (see MeasureBudget and
-// CompareOptions): the action decides between a stored baseline and A/B
-// only once it sees the event.
+// DefaultSamples is the samples per benchmark when neither the user nor
+// the baseline says.
+const DefaultSamples = 15
+
+// Config is every setting of every command. Budget 0, Samples 0 and
+// Threshold < 0 mean "the default of the comparison made" (see
+// MeasureBudget, MeasureSamples and CompareOptions): the action decides
+// between a stored baseline and A/B only once it sees the event, and a
+// check against a stored baseline measures with the baseline's budget and
+// samples unless they are given.
 type Config struct {
 	// Measuring.
 	Budget  time.Duration
@@ -221,6 +227,15 @@ func (c *Config) MeasureBudget(ab bool) time.Duration {
 		return ABBudget
 	}
 	return StoredBudget
+}
+
+// MeasureSamples is the samples per benchmark: the given count, or the
+// default.
+func (c *Config) MeasureSamples() int {
+	if c.Samples > 0 {
+		return c.Samples
+	}
+	return DefaultSamples
 }
 
 // CompareOptions are the comparison's thresholds and levels. The

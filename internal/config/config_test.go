@@ -79,7 +79,7 @@ func TestFromInputs(t *testing.T) {
 		err  string
 	}{
 		{"defaults", nil, func(c *Config) bool {
-			return c.Mode == "auto" && c.Budget == 0 && c.Threshold < 0 && c.Samples == 15 && c.Comment == "always" &&
+			return c.Mode == "auto" && c.Budget == 0 && c.Threshold < 0 && c.Samples == 0 && c.Comment == "always" &&
 				c.MeasureBudget(false) == StoredBudget && c.MeasureBudget(true) == ABBudget
 		}, ""},
 		{"values", map[string]string{"INPUT_BUDGET": " 2m ", "INPUT_THRESHOLD": "3%", "INPUT_MERGE-PARTIAL": "true", "INPUT_BASE-PATH": "base"},

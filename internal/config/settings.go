@@ -41,11 +41,11 @@ var (
 var settings = []setting{
 	// Measuring.
 	{name: "budget", cmds: []Command{Run, Check, Update, AB, Action},
-		def: "60s", defFor: map[Command]string{AB: "4m", Action: ""},
-		help:  "time the measurement should take, warm-up included; empty: 60s against a stored baseline, 4m in the same-runner A/B mode (whose builds and confirmation come on top)",
+		def: "60s", defFor: map[Command]string{AB: "4m", Action: "", Check: ""},
+		help:  "time the measurement should take, warm-up included; empty: against a stored baseline the baseline's own (timings of another budget are reported, not enforced), else 60s; 4m in the same-runner A/B mode (whose builds and confirmation come on top)",
 		value: func(c *Config) flag.Value { return duration{p: &c.Budget} }},
-	{name: "samples", cmds: []Command{Run, Check, Update, Action}, def: "15",
-		help:  "samples per benchmark (one per interleaved round)",
+	{name: "samples", cmds: []Command{Run, Check, Update, Action}, def: "15", defFor: map[Command]string{Check: "", Action: ""},
+		help:  "samples per benchmark (one per interleaved round); empty: against a stored baseline the baseline's own (timings of another count are reported, not enforced), else 15",
 		value: func(c *Config) flag.Value { return count{p: &c.Samples, min: 2} }},
 	{name: "filter", cmds: []Command{Run, Check, Update, AB, Worker, Action},
 		help:  "regular expression selecting benchmarks by name; opt-in datasets run only when named",

@@ -73,8 +73,10 @@ type count struct {
 	min int
 }
 
+// String is "" for a count below its minimum: not set, the default of
+// what is measured or compared (the baseline's samples, say).
 func (v count) String() string {
-	if v.p == nil {
+	if v.p == nil || *v.p < v.min {
 		return ""
 	}
 	return strconv.Itoa(*v.p)

@@ -31,6 +31,20 @@ func runOf(size float64) *results.Results {
 	return r
 }
 
+// slower is r with every timing multiplied by f.
+func slower(r *results.Results, f float64) *results.Results {
+	for i := range r.Benchmarks {
+		for j := range r.Benchmarks[i].Metrics {
+			if m := &r.Benchmarks[i].Metrics[j]; m.Unit == results.UnitNsPerOp {
+				for k := range m.Values {
+					m.Values[k] *= f
+				}
+			}
+		}
+	}
+	return r
+}
+
 func outcome(t *testing.T, base, cand *results.Results) *pipeline.Outcome {
 	t.Helper()
 	var b *baseline.Baseline
@@ -102,6 +116,7 @@ func TestGitHubOutputs(t *testing.T) {
 		summary string
 	}{
 		{"fail", outcome(t, runOf(26), runOf(32)), "fail", "1", "### ❌ 1 regression"},
+		{"timing not enforced", outcome(t, runOf(26), slower(runOf(26), 1.5)), "pass", "1", "### ⚠️ 1 regression (not failing: timings are reported only"},
 		{"measured", pipeline.Run(runOf(26), report.Input{Title: "wirebench: default suite"}), "measured", "0", "### wirebench: default suite"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,6 +143,11 @@ func TestGitHubOutputs(t *testing.T) {
 			}
 			if tt.verdict == "fail" && (!strings.Contains(log.String(), "::warning::no github-token") || !strings.Contains(log.String(), "::error title=wirebench regression::")) {
 				t.Errorf("log lacks the no-token warning or the annotation:\n%s", log.String())
+			}
+			// A regression that cannot fail the run is a warning, never an
+			// error annotation.
+			if tt.verdict == "pass" && tt.regs != "0" && (strings.Contains(log.String(), "::error") || !strings.Contains(log.String(), "::warning title=wirebench regression (not enforced)::")) {
+				t.Errorf("a regression not enforced is not a warning annotation:\n%s", log.String())
 			}
 			data, err := os.ReadFile(filepath.Join("out-"+tt.name, "results.json"))
 			if err != nil || !json.Valid(data) {

@@ -155,7 +155,7 @@ func (g GitHub) annotate(res *compare.Result, failOn compare.FailOn) {
 			break
 		}
 		annotate := g.GHA.WithFieldsMap(map[string]string{"title": "wirebench regression"}).Errorf
-		if failOn == compare.FailOnNever || c.Unconfirmed {
+		if failOn == compare.FailOnNever || c.Unconfirmed || !res.Enforced(c) {
 			annotate = g.GHA.WithFieldsMap(map[string]string{"title": "wirebench regression (not enforced)"}).Warningf
 		}
 		// go-githubactions escapes the message's line breaks; logsafe

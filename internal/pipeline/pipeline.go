@@ -3,10 +3,13 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/store"
@@ -39,6 +42,9 @@ type Outcome struct {
 	// measured, and Cause why.
 	Broken string
 	Cause  error
+	// Confirmed is set once the timing regressions were re-measured in a
+	// second process (Confirm).
+	Confirmed bool
 }
 
 // Failed reports whether the outcome fails the gate.
@@ -54,21 +60,34 @@ func (o *Outcome) Counts() (regressions, improvements int) {
 }
 
 // Against compares cand with the stored baseline base (nil: there is none
-// yet, and the outcome is NoBaseline): the baseline's history raises each
-// timing's threshold to its between-run noise. in carries the report's
-// title, sources and notes; its Result and History are filled here.
+// yet, and the outcome is NoBaseline): the baseline's history judges the
+// timings (compare.History; with too little of it they are reported, not
+// enforced). in carries the report's title, sources and notes; its Result
+// and History are filled here.
 func Against(base *baseline.Baseline, cand *results.Results, opts compare.Options, in report.Input) (*Outcome, error) {
 	in.Candidate = cand
 	if base == nil {
 		return &Outcome{Verdict: NoBaseline, Report: in}, nil
 	}
-	opts.BetweenRun = &compare.Noise{Spread: base.BetweenRunNoise()}
+	opts.History = History(base)
 	res, err := compare.Compare(base.Reference, cand, opts)
 	if err != nil {
 		return nil, fmt.Errorf("compare with %s: %w", in.BaselineSource, err)
 	}
 	in.Result, in.History = res, base.History
 	return judged(in), nil
+}
+
+// History is the baseline's history as compare judges timings by it: one
+// run per entry, the entry of the reference marked (when the history has
+// none, compare adds the reference itself, so it is never counted twice).
+func History(b *baseline.Baseline) *compare.History {
+	h := &compare.History{}
+	ref := b.ReferenceEntry()
+	for i, e := range b.History {
+		h.Runs = append(h.Runs, compare.Run{Commit: e.Commit, Harness: e.Harness, Medians: e.Medians, Reference: i == ref})
+	}
+	return h
 }
 
 // Paired is the outcome of a same-runner A/B comparison; history, when
@@ -124,4 +143,45 @@ func Update(ctx context.Context, st store.Store, cand *results.Results, runID st
 	}
 	in.Candidate = cand
 	return &Outcome{Verdict: Updated, Report: in, Updated: where, Stored: stored}, nil
+}
+
+// Measure is how long and how often a run measures: the harness settings
+// a check can take from its baseline.
+type Measure struct {
+	Budget  time.Duration
+	Samples int
+}
+
+// MeasureLike is what a check against the reference ref measures with:
+// each of the budget and samples the user gave (non-zero in given), else
+// the one ref was measured with, else fallback's; with a note for the
+// report when the baseline's were taken. Timings depend on the batch sizes
+// these settings choose, so a candidate measured otherwise is reported,
+// not enforced (compare.TimingGate); taking the baseline's by default is
+// what keeps a check comparable without the user knowing them.
+func MeasureLike(ref *results.Results, given, fallback Measure) (Measure, string) {
+	m := fallback
+	var taken []string
+	switch {
+	case given.Budget > 0:
+		m.Budget = given.Budget
+	case ref != nil && ref.Settings.Budget > 0:
+		m.Budget = ref.Settings.Budget
+		taken = append(taken, "budget "+m.Budget.String())
+	}
+	switch {
+	case given.Samples > 0:
+		m.Samples = given.Samples
+	case ref != nil && ref.Settings.Samples > 0:
+		m.Samples = ref.Settings.Samples
+		taken = append(taken, human.Plural(m.Samples, "sample", "samples"))
+	}
+	if len(taken) == 0 {
+		return m, ""
+	}
+	note := "Measured with the baseline's " + strings.Join(taken, " and ")
+	if m.Budget == ref.Settings.Budget && m.Samples == ref.Settings.Samples {
+		note += ", so that its timings are comparable with the baseline's"
+	}
+	return m, note + "."
 }

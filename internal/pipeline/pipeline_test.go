@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,5 +82,147 @@ func TestUpdate(t *testing.T) {
 	}
 	if o := Run(runOf(1, 1), report.Input{}); o.Verdict != Measured || o.Failed() {
 		t.Errorf("run: %s", o.Verdict)
+	}
+}
+
+// TestAgainstHistory: the baseline's history reaches the comparison, its
+// reference counted once; a history of one run reports timings without
+// enforcing them, and says how many more runs would make them gate; five
+// runs make them gate.
+func TestAgainstHistory(t *testing.T) {
+	b := baseline.New(runOf(100, 26), "")
+	o, err := Against(b, runOf(130, 26), compare.Defaults(), report.Input{BaselineSource: "b.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := o.Report.Result.Gate
+	if g == nil || g.Runs != 1 || g.MoreRuns() != compare.MinHistoryRuns-1 {
+		t.Fatalf("gate %+v, want 1 run and %d more", g, compare.MinHistoryRuns-1)
+	}
+	if regs, _ := o.Counts(); regs != 1 || o.Failed() {
+		t.Errorf("+30%% with one run of history: %d regressions, failed %v; want 1, reported, not failing", regs, o.Failed())
+	}
+	for i := 1; i < compare.MinHistoryRuns; i++ {
+		r := runOf(100*(1+0.01*float64(i%3-1)), 26)
+		r.Env.Time = r.Env.Time.Add(time.Duration(i) * time.Hour)
+		b = baseline.Refresh(b, r, "", 50)
+	}
+	if h := History(b); len(h.Runs) != compare.MinHistoryRuns || !h.Runs[len(h.Runs)-1].Reference {
+		t.Fatalf("history of %d runs, the newest the reference: %+v", compare.MinHistoryRuns, h.Runs)
+	}
+	o, err = Against(b, runOf(101, 26), compare.Defaults(), report.Input{BaselineSource: "b.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := o.Report.Result.Gate; g.Runs != compare.MinHistoryRuns || g.MoreRuns() != 0 || !g.SettingsMatch() {
+		t.Errorf("gate %+v, want %d runs, enforced", g, compare.MinHistoryRuns)
+	}
+	c := o.Report.Result.Comparisons[0]
+	if c.Unit != results.UnitNsPerOp || c.Test != compare.TestNewRun || c.NotEnforced != "" {
+		t.Errorf("timing %s by %q, not enforced %q: want the new-run test, enforced", c.Unit, c.Test, c.NotEnforced)
+	}
+}
+
+// TestMeasureLike: a check measures with the baseline's budget and
+// samples unless the user gave them, and says when it took them.
+func TestMeasureLike(t *testing.T) {
+	ref := runOf(100, 26)
+	ref.Settings = results.Settings{Budget: 20 * time.Second, Samples: 9}
+	fallback := Measure{Budget: time.Minute, Samples: 15}
+	tests := []struct {
+		name  string
+		ref   *results.Results
+		given Measure
+		want  Measure
+		note  string
+	}{
+		{"both from the baseline", ref, Measure{}, Measure{20 * time.Second, 9}, "baseline's budget 20s and 9 samples, so that its timings are comparable"},
+		{"budget given", ref, Measure{Budget: 5 * time.Second}, Measure{5 * time.Second, 9}, "baseline's 9 samples."},
+		{"the baseline's budget given", ref, Measure{Budget: 20 * time.Second}, Measure{20 * time.Second, 9}, "baseline's 9 samples, so that"},
+		{"both given", ref, Measure{3 * time.Second, 4}, Measure{3 * time.Second, 4}, ""},
+		{"no baseline", nil, Measure{}, fallback, ""},
+		{"baseline records none", runOf(100, 26), Measure{}, fallback, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, note := MeasureLike(tt.ref, tt.given, fallback)
+			if got != tt.want {
+				t.Errorf("measure %+v, want %+v", got, tt.want)
+			}
+			if (tt.note == "") != (note == "") || !strings.Contains(note, tt.note) {
+				t.Errorf("note %q, want one with %q", note, tt.note)
+			}
+		})
+	}
+}
+
+// confirmWorld is a baseline with eight runs of history of four
+// benchmarks, each within a fraction of a percent between runs, and a
+// candidate whose first benchmark is slow by f.
+func confirmWorld(f float64) (*baseline.Baseline, func(slow float64) *results.Results) {
+	mk := func(k int, slow float64) *results.Results {
+		r := results.New("default", results.Env{Machine: "m", Commit: "c", Time: time.Date(2026, 1, 1, k, 0, 0, 0, time.UTC)})
+		for i, name := range []string{"BenchmarkA", "BenchmarkB", "BenchmarkC", "BenchmarkD"} {
+			b := results.Benchmark{Name: name}
+			level := 100 * float64(i+1) * (1 + 0.003*float64((k*3+i*5)%7-3))
+			if i == 0 {
+				level *= slow
+			}
+			for j := range 10 {
+				b.Add(results.UnitNsPerOp, level*(1+0.001*float64(j%3-1)))
+			}
+			r.Benchmarks = append(r.Benchmarks, b)
+		}
+		return r
+	}
+	var b *baseline.Baseline
+	for k := range 8 {
+		b = baseline.Refresh(b, mk(k, 1), "", 50)
+	}
+	return b, func(slow float64) *results.Results { return mk(9, slow) }
+}
+
+// TestConfirm: a timing regression that fails the run is measured again
+// in a second process; it fails the run only if it reproduces there.
+func TestConfirm(t *testing.T) {
+	base, cand := confirmWorld(1)
+	tests := []struct {
+		name       string
+		first, re  float64
+		fail       bool
+		note       string
+		needsAgain bool
+	}{
+		{"a slow process", 1.5, 1, false, "did not reproduce in a second process", true},
+		{"a real regression", 1.5, 1.5, true, "confirmed in a second process", true},
+		{"nothing flagged", 1, 1, false, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := Against(base, cand(tt.first), compare.Defaults(), report.Input{BaselineSource: "b.json"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if NeedsConfirmation(o) != tt.needsAgain {
+				t.Fatalf("needs confirmation %v, want %v (verdict %s)", NeedsConfirmation(o), tt.needsAgain, o.Verdict)
+			}
+			if !tt.needsAgain {
+				return
+			}
+			o, err = Confirm(o, base, cand(tt.re), compare.Defaults())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, _ := lookup(o.Report.Result, "BenchmarkA", results.UnitNsPerOp)
+			if o.Failed() != tt.fail || c.Verdict != compare.Regression || c.Unconfirmed == tt.fail || !strings.Contains(c.Note, tt.note) {
+				t.Errorf("failed %v, %s, unconfirmed %v, note %q; want failed %v, a regression noting %q", o.Failed(), c.Verdict, c.Unconfirmed, c.Note, tt.fail, tt.note)
+			}
+			if n := o.Report.Notes; len(n) == 0 || !strings.Contains(n[len(n)-1], "measured again in a new process") {
+				t.Errorf("notes %q do not say the suite was measured again", n)
+			}
+			if NeedsConfirmation(o) {
+				t.Error("a confirmed outcome asks for confirmation again")
+			}
+		})
 	}
 }

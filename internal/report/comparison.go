@@ -35,6 +35,9 @@ func comparisonDocument(in Input) *document {
 	if s := aaSentence(r, false); s != "" {
 		d.add(s + "\n\n")
 	}
+	if s := gateSentence(r, false); s != "" {
+		d.add(s + "\n\n")
+	}
 	d.add(notesText(in))
 	d.addNotice()
 	if len(r.Missing) > 0 {
@@ -72,9 +75,16 @@ func pick(c bool, a, b string) string {
 	return b
 }
 
-// headline is the report's first line: the verdict, then the counts.
+// headline is the report's first line: the verdict, the improvements,
+// then what was judged: how many timings gated and why the others could
+// not (with what the inconclusive ones could detect), and the same of
+// sizes and allocations. A run without regressions is marked ✅ only when
+// some timing gated (or there were none): over timings that were all
+// inconclusive or not enforced it is ❔, a pass of the gate that says
+// nothing of the timings.
 func headline(r *compare.Result, failOn compare.FailOn) string {
 	reg := r.Count(compare.Regression)
+	j := judge(r)
 	var mark string
 	var parts []string
 	switch {
@@ -84,6 +94,9 @@ func headline(r *compare.Result, failOn compare.FailOn) string {
 	case reg > 0:
 		mark = "⚠️"
 		parts = append(parts, human.Plural(reg, "regression", "regressions")+" (not failing: "+notFailingReason(r, failOn)+")")
+	case j.noTimingGated():
+		mark = "❔"
+		parts = append(parts, "No regressions")
 	default:
 		mark = "✅"
 		parts = append(parts, "No regressions")
@@ -91,11 +104,10 @@ func headline(r *compare.Result, failOn compare.FailOn) string {
 	if n := r.Count(compare.Improvement); n > 0 {
 		parts = append(parts, human.Plural(n, "improvement", "improvements"))
 	}
-	if n := r.Count(compare.Unchanged); n > 0 {
-		parts = append(parts, human.Count(n)+" unchanged")
-	}
-	if n := r.Count(compare.Inconclusive); n > 0 {
-		parts = append(parts, human.Count(n)+" inconclusive")
+	for _, p := range []string{j.timingsPart(r), j.otherPart()} {
+		if p != "" {
+			parts = append(parts, p)
+		}
 	}
 	if n := len(r.Missing); n > 0 {
 		parts = append(parts, human.Count(n)+" missing")
@@ -142,15 +154,35 @@ func summaryText(in Input) string {
 	}
 	fmt.Fprintf(&b, ": %s, %s (one per benchmark and metric). ",
 		human.Plural(benchmarkCount(r.Comparisons), "benchmark", "benchmarks"), human.Plural(len(r.Comparisons), "comparison", "comparisons"))
-	test := "the Mann–Whitney U test"
-	if paired(r) {
-		test = "the Wilcoxon signed-rank test on the per-pair log ratios"
-	}
 	fmt.Fprintf(&b, "A timing counts as changed when %s is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s. ",
-		test, correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence))
+		timingTest(r), correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence))
 	fmt.Fprintf(&b, "Encoded size and deterministic allocations are compared exactly: %s of the size and %s of allocations is a regression.",
 		growth(o.SizeThreshold), growth(o.AllocThreshold))
 	return b.String()
+}
+
+// timingTest names the test that judged the timings.
+func timingTest(r *compare.Result) string {
+	if paired(r) {
+		return "the Wilcoxon signed-rank test on the per-pair log ratios"
+	}
+	newRun, samples := 0, 0
+	for _, c := range r.Comparisons {
+		switch {
+		case c.Test == compare.TestNewRun:
+			newRun++
+		case c.Kind == compare.Noisy && isTimingUnit(c.Unit):
+			samples++
+		}
+	}
+	const history = "the new-run t-test against the baseline's history (this run's median as one more run, against how much the history's runs moved)"
+	switch {
+	case newRun > 0 && samples > 0:
+		return history + ", or for benchmarks with too little history the Mann–Whitney U test of the samples (reported, not enforced),"
+	case newRun > 0:
+		return history
+	}
+	return "the Mann–Whitney U test"
 }
 
 func correctionText(c compare.Correction) string {
@@ -284,8 +316,10 @@ func exactSection(d *document, exact []compare.Comparison, details string) {
 		d.add("No exact metrics were compared.\n\n")
 		return
 	}
-	d.add("Encoded size (B/msg), and allocations (allocs/op, B/op) where every sample agreed, are deterministic for a given code and input: " +
-		"any difference is real, and machine noise can neither cause nor hide one. Allocations that varied between samples are tested like timings, above.\n\n")
+	d.add("Encoded size (B/msg) is deterministic for a given code and input, and so are allocations (allocs/op, B/op) where every sample of each side agreed " +
+		"and the value did not depend on the batch size (both sides measured a batch size in common, or each agreed across different ones): " +
+		"any difference is real, and machine noise can neither cause nor hide one. Allocations that varied between samples, or that could be a per-operation average " +
+		"moving with the batch size (fixed costs amortised over more or fewer operations), are tested like timings, above, against the threshold.\n\n")
 	t := &table{
 		head: "| Benchmark | Metric | Baseline | Candidate | Change | Verdict |\n|:--|:--|--:|--:|--:|:--|\n",
 		more: moreRows(details),

@@ -128,6 +128,9 @@ func shiftSentence(s *compare.Shift, plain bool) string {
 		est += fmt.Sprintf(" [%.2f, %.2f]", s.Lo, s.Hi)
 	}
 	of := fmt.Sprintf("geometric mean of %s", human.Plural(s.N, "timing", "timings"))
+	if s.Median {
+		of = fmt.Sprintf("median of %s", human.Plural(s.N, "timing", "timings"))
+	}
 	if s.Applied {
 		return fmt.Sprintf("Timings were judged relative to the machine's speed shift of %s (%s), because %s: "+
 			"a change that slows every benchmark alike cannot be told apart from a slower machine.",

@@ -72,20 +72,23 @@ func suiteName(op, codec, dataset string) string {
 
 // suiteResult builds the comparison of the whole default suite (84
 // benchmarks, 294 comparisons), every comparison unchanged: timings within
-// a percent or two, exact metrics identical. On another machine the
+// a percent or two, judged against a history of 8 runs (fixtureHistory)
+// by the new-run test, exact metrics identical. On another machine the
 // candidate's timings are 12% slower across the board and judged relative
 // to that shift, as compare.Compare would.
 func suiteResult(sameMachine bool) *compare.Result {
 	base, cand := fixtureEnvs(sameMachine)
-	r := &compare.Result{Options: compare.Defaults(), BaselineEnv: base, CandidateEnv: cand}
-	shift := 1.0
-	if sameMachine {
-		r.Shift = &compare.Shift{Estimate: 1.004, Lo: 0.996, Hi: 1.012, N: 84, Reason: "both runs ran on the same machine"}
-	} else {
+	r := &compare.Result{Options: compare.Defaults(), BaselineEnv: base, CandidateEnv: cand,
+		Gate: &compare.TimingGate{Runs: 8, SameCode: 1, Needed: compare.MinHistoryRuns}}
+	// Against a history that gates, every run is judged relative to its
+	// typical speed, the median of its timings' ratios.
+	const history = "timings are judged against the baseline's history, whose runs each moved as a whole with the machine's speed of the moment: every run, this one too, is judged relative to its own typical speed (the median of its timings' ratios to the reference), so what stands out is a benchmark's own change"
+	shift := 1.0 // the candidates' medians as measured; the estimate is what compare found
+	r.Shift = &compare.Shift{Estimate: 1.004, Lo: 0.996, Hi: 1.012, N: 84, Applied: true, Median: true, Reason: history}
+	if !sameMachine {
 		shift = 1.12
 		r.MachineDiffers = []results.Difference{{Field: "machine", Old: base.Machine, New: cand.Machine}, {Field: "cpu", Old: base.CPU, New: cand.CPU}}
-		r.Shift = &compare.Shift{Estimate: 1.12, Lo: 1.09, Hi: 1.15, N: 84, Applied: true,
-			Reason: "the two runs ran on different machines (machine: 3f9a2c1e → 7b41d0aa; cpu: AMD EPYC 7763 64-Core Processor → Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz)"}
+		r.Shift = &compare.Shift{Estimate: 1.12, Lo: 1.09, Hi: 1.15, N: 84, Applied: true, Median: true, Reason: history}
 	}
 	i := 0
 	for _, ds := range suiteDatasets {
@@ -109,7 +112,8 @@ func suiteResult(sameMachine bool) *compare.Result {
 						c.P = 0.2 + 0.3*(1+jitter(i+3))
 						c.PAdjusted = 1
 						c.MDE = 0.031
-						c.Normalized = !sameMachine
+						c.Normalized = true
+						c.Test, c.DF, c.HistoryRuns = compare.TestNewRun, 6, 8
 					} else {
 						c.Kind = compare.Exact
 						c.Ratio, c.Lo, c.Hi, c.RawRatio = 1, 1, 1, 1
@@ -155,10 +159,11 @@ func typicalResult() *compare.Result {
 	allocs.Lo, allocs.Hi, allocs.RawRatio, allocs.Verdict = allocs.Ratio, allocs.Ratio, allocs.Ratio, compare.Regression
 	inc := find(r, suiteName("Serialize", "gob", "small"), results.UnitNsPerOp)
 	setTiming(inc, 1.12, 1.041, 0.995, 1.089, 0.012, 0.21, compare.Inconclusive)
-	inc.MDE, inc.SamplesNeeded = 0.062, 31
+	inc.MDE = 0.062
+	inc.Note = "this benchmark moves ±1.7% between runs (8 runs of history, 6 degrees of freedom): more runs of history, not more samples, narrow it down"
 	inc = find(r, suiteName("Deserialize", "json", "floats-1m"), results.UnitNsPerOp)
 	setTiming(inc, 1.12, 1.062, 1.020, 1.105, 0.00002, 0.004, compare.Inconclusive)
-	inc.MDE, inc.SamplesNeeded = 0.045, 22
+	inc.MDE = 0.045
 	inc.Note = "a significant change of +6.2%, but its interval reaches past the ±5% threshold"
 	inc = find(r, suiteName("Serialize", "raw", "floats-64k"), results.UnitBytesPerOp)
 	inc.Kind, inc.Verdict = compare.Noisy, compare.Inconclusive
@@ -225,4 +230,63 @@ func typicalInput() Input {
 		FailOn: compare.FailOnRegression, Notes: []string{"Mode `check` (pull request #42)."},
 		Details: "https://github.com/acme/codec/actions/runs/123456789",
 	}
+}
+
+// shortHistoryResult is the unchanged suite against a baseline whose
+// history holds one run: every timing is reported by the test of the
+// samples and not enforced.
+func shortHistoryResult() *compare.Result {
+	r := suiteResult(true)
+	r.Gate = &compare.TimingGate{Runs: 1, SameCode: 1, Needed: compare.MinHistoryRuns}
+	// Too little history to judge by: the shift as compare finds it
+	// without one, on the same machine.
+	r.Shift = &compare.Shift{Estimate: 1.004, Lo: 0.996, Hi: 1.012, N: 84, Reason: "both runs ran on the same machine"}
+	for i := range r.Comparisons {
+		if c := &r.Comparisons[i]; c.Kind == compare.Noisy {
+			c.Normalized, c.RawRatio = false, c.Ratio
+			c.Test, c.DF, c.HistoryRuns = "", 0, 1
+			c.NotEnforced = "not enforced: the baseline's history has 1 run of this benchmark measured like the reference, 5 needed to estimate how much it moves between runs (one run's samples cannot show it); 4 more make it gate"
+		}
+	}
+	return r
+}
+
+// inconclusiveResult is the unchanged suite against a history of five
+// runs of other commits (3 degrees of freedom): every timing is enforced,
+// and every one inconclusive, able to detect only changes of 40% to 70%
+// (about 33 standard errors, at ±1% between runs).
+func inconclusiveResult() *compare.Result {
+	r := suiteResult(true)
+	r.Gate = &compare.TimingGate{Runs: 5, SameCode: 1, Needed: compare.MinHistoryRuns}
+	i := 0
+	for k := range r.Comparisons {
+		c := &r.Comparisons[k]
+		if c.Kind != compare.Noisy {
+			continue
+		}
+		i++
+		c.Verdict, c.DF, c.HistoryRuns = compare.Inconclusive, 3, 5
+		c.Lo, c.Hi = c.Ratio*0.8, c.Ratio*1.25
+		c.MDE = 0.55 + 0.15*jitter(i)
+		c.Note = "this benchmark moves ±1.0% between runs (5 runs of history, 3 degrees of freedom): more runs of history, not more samples, narrow it down"
+	}
+	return r
+}
+
+// speedOutsideResult is the unchanged suite against a history of 8 quiet
+// runs, measured while the machine was loaded: its median timing moved
+// ×1.51, outside the ×0.98 to ×1.02 of the history, so no timing is
+// enforced.
+func speedOutsideResult() *compare.Result {
+	r := suiteResult(true)
+	r.Gate.Speed = &compare.SpeedCheck{Shift: 1.51, Lo: 0.98, Hi: 1.02, Outside: true}
+	r.Shift.Estimate, r.Shift.Lo, r.Shift.Hi = 1.51, 1.47, 1.55
+	for i := range r.Comparisons {
+		if c := &r.Comparisons[i]; c.Kind == compare.Noisy {
+			c.RawRatio = c.Ratio * 1.51
+			c.Candidate.Median = math.Round(c.Baseline.Median*c.RawRatio*10) / 10
+			c.NotEnforced = "not enforced: this run's median timing moved ×1.51 against the reference, outside the ×0.98 to ×1.02 a run of the history moves: the machine was not in a state the history measured (load, another runner, a process off its usual speed), which moves benchmarks unlike each other"
+		}
+	}
+	return r
 }

@@ -63,6 +63,47 @@ func unchangedInput() Input {
 		BaselineSource: "baseline/default.json in the workspace", Title: "wirebench: default suite"}
 }
 
+// resultInput is the report input of a fixture result of the default
+// suite on the same machine, with its history.
+func resultInput(r *compare.Result) Input {
+	return Input{Result: r, Candidate: fixtureCandidate(r), History: fixtureHistory(),
+		BaselineSource: "baseline/default.json in the workspace", Title: "wirebench: default suite"}
+}
+
+// TestHeadlineSaysWhatWasJudged: the headline counts the timings that
+// gated and says why the others could not, and a run whose timings all
+// failed to gate is never marked as a plain pass.
+func TestHeadlineSaysWhatWasJudged(t *testing.T) {
+	tests := []struct {
+		name string
+		r    *compare.Result
+		want string
+	}{
+		{"all gated", suiteResult(true), "### ✅ No regressions · timings: all 84 gated · sizes and allocations: all 210 gated"},
+		{"some inconclusive", typicalResult(), "### ❌ 2 regressions · 1 improvement · timings: 82 of 84 gated, 2 inconclusive (could detect ±5.3%, median) · sizes and allocations: 209 of 210 gated, 1 inconclusive"},
+		{"short history", shortHistoryResult(), "### ❔ No regressions · timings: 0 of 84 gated, 84 not enforced (the baseline's history has 1 run, 4 more needed) · sizes and allocations: all 210 gated"},
+		{"speed outside the history's", speedOutsideResult(), "### ❔ No regressions · timings: 0 of 84 gated, 84 not enforced (its median timing moved ×1.51, outside the history's ×0.98 to ×1.02) · sizes and allocations: all 210 gated"},
+		{"all inconclusive", inconclusiveResult(), "### ❔ No regressions · timings: 0 of 84 gated, 84 inconclusive (could detect ±55.0%, median) · sizes and allocations: all 210 gated"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := headline(tt.r, compare.FailOnRegression); got != tt.want {
+				t.Errorf("headline\n got: %s\nwant: %s", got, tt.want)
+			}
+			if tt.r.Gate != nil && tt.r.Gate.SpeedOutside() && !strings.Contains(Markdown(Input{Result: tt.r}, Options{}), "The machine was in a state the history never measured") {
+				t.Error("the report does not say why a run outside the history's speed is not enforced")
+			}
+			var b bytes.Buffer
+			if err := Text(&b, tt.r); err != nil {
+				t.Fatal(err)
+			}
+			if j := judge(tt.r); j.noTimingGated() != strings.Contains(b.String(), "ok (no timing gated)") {
+				t.Errorf("text report: no timing gated %v, but it says:\n%s", j.noTimingGated(), b.String())
+			}
+		})
+	}
+}
+
 func TestMarkdownGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -71,6 +112,8 @@ func TestMarkdownGolden(t *testing.T) {
 		{"typical.md", typicalInput()},
 		{"first-run.md", firstRunInput()},
 		{"unchanged.md", unchangedInput()},
+		{"short-history.md", resultInput(shortHistoryResult())},
+		{"inconclusive.md", resultInput(inconclusiveResult())},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			golden(t, tc.name+".golden", Markdown(tc.in, Options{}))
@@ -88,12 +131,15 @@ func TestTextGolden(t *testing.T) {
 
 // mixedResult is a small comparison with every case the JSON and text
 // formats must spell: exact and noisy, NaN and infinite numbers, a
-// normalisation that was not applied, missing and new benchmarks.
+// normalisation that was not applied, missing and new benchmarks, and
+// timings reported, not enforced, for lack of history (two go test files
+// compared: one run each).
 func mixedResult() *compare.Result {
 	base, cand := fixtureEnvs(true)
 	cand.GoVersion = "go1.27rc1"
 	nan := math.NaN()
-	return &compare.Result{
+	const short = "not enforced: the baseline's history has 1 run of this benchmark measured like the reference, 5 needed to estimate how much it moves between runs (one run's samples cannot show it); 4 more make it gate"
+	r := &compare.Result{
 		Options:      compare.Defaults(),
 		BaselineEnv:  base,
 		CandidateEnv: cand,
@@ -114,7 +160,14 @@ func mixedResult() *compare.Result {
 		},
 		Missing: []string{"BenchmarkGone"},
 		New:     []string{"BenchmarkFresh/a=1"},
+		Gate:    &compare.TimingGate{Runs: 1, SameCode: 1, Needed: compare.MinHistoryRuns},
 	}
+	for i := range r.Comparisons {
+		if c := &r.Comparisons[i]; c.Kind == compare.Noisy {
+			c.NotEnforced, c.HistoryRuns = short, 1
+		}
+	}
+	return r
 }
 
 func TestJSONGolden(t *testing.T) {

@@ -31,18 +31,25 @@ const (
 //	              "correction": "holm", "confidence": 0.95, "power": 0.8, "normalize": "auto"},
 //	  "baseline_env": {...}, "candidate_env": {...},   // as in a results file
 //	  "machine_differs": [{"field", "old", "new"}], "other_differs": [...],
-//	  "speed_shift": {"estimate", "ci_low", "ci_high", "n", "applied", "reason"} | null,
+//	  "speed_shift": {"estimate", "ci_low", "ci_high", "n", "applied", "reason", "estimator"} | null,
 //	  "comparisons": [{"name", "unit", "kind", "baseline", "candidate", "n_baseline",
 //	                   "n_candidate", "ratio", "raw_ratio", "change", "ci_low", "ci_high",
 //	                   "p_value", "p_adjusted", "verdict", "mde", "samples_needed",
 //	                   "normalized", "higher_is_better", "note"}],
 //	  "missing": [], "new": [], "unit_mismatch": [],
 //	  "method": "stored-baseline" | "same-runner-ab", "why": "...",
-//	  "aa_check": {"benchmarks", "flagged", "noisy"} | null
+//	  "aa_check": {"benchmarks", "flagged", "noisy"} | null,
+//	  "judged": {"timings", "timings_gated", "timings_inconclusive", "timings_not_enforced",
+//	             "timings_median_mde", "other", "other_gated"},
+//	  "history": {"runs", "same_code", "needed", "more_runs", "settings_match", "settings_differ",
+//	              "speed": {"shift", "lo", "hi", "outside"} | null} | null
 //	}
 //
-// Comparisons also carry "paired" (same-runner pairs) and "unconfirmed" (a
-// regression that did not reproduce on re-measurement: not enforced).
+// Comparisons also carry "paired" (same-runner pairs), "unconfirmed" (a
+// regression that did not reproduce on re-measurement: not enforced),
+// "enforced" and "not_enforced" (whether the verdict can fail the run, and
+// why not), "test", "df" and "history_runs" (which test gave the p-value,
+// and for the new-run test its degrees of freedom and the history's runs).
 //
 // Numbers that are NaN or infinite (a p-value of an exact metric, an
 // interval that could not be estimated, a ratio against a zero baseline,
@@ -86,8 +93,19 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 	if a := r.AA; a != nil {
 		doc.AACheck = &jsonAA{Benchmarks: a.Benchmarks, Flagged: orEmpty(a.Flagged), Noisy: a.Noisy}
 	}
+	j := judge(r)
+	doc.Judged = jsonJudged{Timings: j.timings, TimingsGated: j.gated, TimingsInconclusive: j.inconclusive,
+		TimingsNotEnforced: j.notEnforced, TimingsMedianMDE: num(j.mde), Other: j.other, OtherGated: j.otherGated}
+	if g := r.Gate; g != nil {
+		doc.History = &jsonHistory{Runs: g.Runs, SameCode: g.SameCode, Needed: g.Needed, MoreRuns: g.MoreRuns(),
+			SettingsMatch: g.SettingsMatch(), SettingsDiffer: diffs(g.SettingsDiffer)}
+		if s := g.Speed; s != nil {
+			doc.History.Speed = &jsonSpeed{Shift: num(s.Shift), Lo: num(s.Lo), Hi: num(s.Hi), Outside: s.Outside}
+		}
+	}
 	if s := r.Shift; s != nil {
-		doc.SpeedShift = &jsonShift{Estimate: num(s.Estimate), CILow: num(s.Lo), CIHigh: num(s.Hi), N: s.N, Applied: s.Applied, Reason: s.Reason}
+		doc.SpeedShift = &jsonShift{Estimate: num(s.Estimate), CILow: num(s.Lo), CIHigh: num(s.Hi), N: s.N, Applied: s.Applied, Reason: s.Reason,
+			Estimator: pick(s.Median, "median", "geometric-mean")}
 	}
 	cs := append([]compare.Comparison(nil), r.Comparisons...)
 	compare.Sort(cs)
@@ -101,12 +119,48 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 			MDE: num(c.MDE), SamplesNeeded: c.SamplesNeeded,
 			Normalized: c.Normalized, HigherIsBetter: c.HigherIsBetter, Note: c.Note,
 			Paired: c.Paired, Unconfirmed: c.Unconfirmed,
+			Enforced: r.Enforced(c), NotEnforced: notEnforcedReason(r, c), Test: testName(c),
+			DF: dfNum(c.DF), HistoryRuns: c.HistoryRuns,
 		})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(doc)
+}
+
+// testName names the test behind a comparison's p-value: "" when there is
+// none (an exact metric, or too few samples).
+func testName(c compare.Comparison) string {
+	switch {
+	case c.Kind == compare.Exact || math.IsNaN(c.P):
+		return ""
+	case c.Paired:
+		return "wilcoxon-signed-rank"
+	case c.Test != "":
+		return string(c.Test)
+	}
+	return "mann-whitney"
+}
+
+// notEnforcedReason is why c's verdict cannot fail the run, "" when it
+// can.
+func notEnforcedReason(r *compare.Result, c compare.Comparison) string {
+	switch {
+	case r.Enforced(c):
+		return ""
+	case c.NotEnforced != "":
+		return c.NotEnforced
+	}
+	return "not enforced: the A/A check found the machine too noisy for timings"
+}
+
+// dfNum is a test's degrees of freedom, null when it has none.
+func dfNum(df float64) num {
+	if df <= 0 {
+		return num(math.NaN())
+	}
+	return num(df)
 }
 
 // roundChange drops the binary noise of subtracting 1 from a ratio
@@ -149,6 +203,35 @@ type jsonDoc struct {
 	Method         string           `json:"method"`
 	Why            string           `json:"why"`
 	AACheck        *jsonAA          `json:"aa_check"`
+	Judged         jsonJudged       `json:"judged"`
+	History        *jsonHistory     `json:"history"`
+}
+
+type jsonJudged struct {
+	Timings             int `json:"timings"`
+	TimingsGated        int `json:"timings_gated"`
+	TimingsInconclusive int `json:"timings_inconclusive"`
+	TimingsNotEnforced  int `json:"timings_not_enforced"`
+	TimingsMedianMDE    num `json:"timings_median_mde"`
+	Other               int `json:"other"`
+	OtherGated          int `json:"other_gated"`
+}
+
+type jsonHistory struct {
+	Runs           int        `json:"runs"`
+	SameCode       int        `json:"same_code"`
+	Needed         int        `json:"needed"`
+	MoreRuns       int        `json:"more_runs"`
+	SettingsMatch  bool       `json:"settings_match"`
+	SettingsDiffer []jsonDiff `json:"settings_differ"`
+	Speed          *jsonSpeed `json:"speed"`
+}
+
+type jsonSpeed struct {
+	Shift   num  `json:"shift"`
+	Lo      num  `json:"lo"`
+	Hi      num  `json:"hi"`
+	Outside bool `json:"outside"`
 }
 
 type jsonAA struct {
@@ -193,6 +276,9 @@ type jsonShift struct {
 	N        int    `json:"n"`
 	Applied  bool   `json:"applied"`
 	Reason   string `json:"reason"`
+	// Estimator is "geometric-mean" or, against a history that gates,
+	// "median".
+	Estimator string `json:"estimator"`
 }
 
 type jsonComparison struct {
@@ -218,6 +304,11 @@ type jsonComparison struct {
 	Note           string `json:"note"`
 	Paired         bool   `json:"paired"`
 	Unconfirmed    bool   `json:"unconfirmed"`
+	Enforced       bool   `json:"enforced"`
+	NotEnforced    string `json:"not_enforced"`
+	Test           string `json:"test"`
+	DF             num    `json:"df"`
+	HistoryRuns    int    `json:"history_runs"`
 }
 
 func diffs(d []results.Difference) []jsonDiff {

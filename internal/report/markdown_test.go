@@ -316,17 +316,40 @@ func TestMarkdownFromCompare(t *testing.T) {
 		b.Benchmarks = append(b.Benchmarks, bb)
 		c.Benchmarks = append(c.Benchmarks, cb)
 	}
+	// Without a history the regression is reported, not enforced.
 	res, err := compare.Compare(b, c, compare.Defaults())
 	if err != nil {
 		t.Fatal(err)
 	}
 	md := Markdown(Input{Result: res, Candidate: c}, Options{})
+	if want := "### ⚠️ 1 regression (not failing: timings are reported only (the baseline's history has 1 run, 4 more needed))"; !strings.HasPrefix(md, want) {
+		t.Errorf("without history the report starts %q, want %q", md[:min(len(md), 160)], want)
+	}
+	if !strings.Contains(md, "| Serialize protobuf/small | ns/op |") || !strings.Contains(md, "regression (not enforced)") {
+		t.Errorf("the regression's row is missing or does not say it is not enforced:\n%s", md)
+	}
+
+	// Six runs of history, the benchmarks moving a fraction of a percent
+	// between them: the regression fails the run.
+	o := compare.Defaults()
+	o.History = &compare.History{Runs: []compare.Run{{Reference: true, Medians: medians(b)}}}
+	for i := range 5 {
+		m := medians(b)
+		for j, name := range []string{"BenchmarkSerialize/codec=protobuf/dataset=small", "BenchmarkDeserialize/codec=protobuf/dataset=small", "BenchmarkX"} {
+			m[name][results.UnitNsPerOp] *= 1 + 0.002*jitter(7*i+3*j)
+		}
+		o.History.Runs = append(o.History.Runs, compare.Run{Commit: fmt.Sprint(i), Medians: m})
+	}
+	if res, err = compare.Compare(b, c, o); err != nil {
+		t.Fatal(err)
+	}
+	md = Markdown(Input{Result: res, Candidate: c}, Options{})
 	want := fmt.Sprintf("### ❌ %s", human.Plural(res.Count(compare.Regression), "regression", "regressions"))
 	if res.Count(compare.Regression) != 1 || !strings.HasPrefix(md, want) {
 		t.Errorf("%d regressions; report starts %q", res.Count(compare.Regression), md[:min(len(md), 120)])
 	}
-	if !strings.Contains(md, "| Serialize protobuf/small | ns/op |") {
-		t.Errorf("the regression's row is missing:\n%s", md)
+	if !strings.Contains(md, "| Serialize protobuf/small | ns/op |") || !strings.Contains(md, "Timings are judged against the baseline's history: 6 runs") {
+		t.Errorf("the regression's row or the history's sentence is missing:\n%s", md)
 	}
 }
 
@@ -378,4 +401,17 @@ func TestPackages(t *testing.T) {
 	if got := ShortName("BenchmarkWire/codec=protobuf/dataset=order/op=serialize"); got != "Wire protobuf/order serialize" {
 		t.Errorf("ShortName of a matrix name: %q", got)
 	}
+}
+
+// medians is the median of every metric of every benchmark of r.
+func medians(r *results.Results) map[string]map[string]float64 {
+	out := map[string]map[string]float64{}
+	for _, b := range r.Benchmarks {
+		out[b.Name] = map[string]float64{}
+		for _, m := range b.Metrics {
+			s := slices.Sorted(slices.Values(m.Values))
+			out[b.Name][m.Unit] = (s[(len(s)-1)/2] + s[len(s)/2]) / 2
+		}
+	}
+	return out
 }

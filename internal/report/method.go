@@ -67,10 +67,7 @@ func aaSentence(r *compare.Result, plain bool) string {
 
 // enforced reports whether a regression counts towards failing the run.
 func enforced(r *compare.Result, c compare.Comparison) bool {
-	if c.Verdict != compare.Regression || c.Unconfirmed {
-		return false
-	}
-	return !(c.Kind == compare.Noisy && r.AA != nil && r.AA.Noisy)
+	return c.Verdict == compare.Regression && !c.Unconfirmed && r.Enforced(c)
 }
 
 // comparisonLabel is verdictLabel with why a regression is not enforced.
@@ -82,6 +79,8 @@ func comparisonLabel(r *compare.Result, c compare.Comparison) string {
 	switch {
 	case c.Unconfirmed:
 		return l + " (not reproduced: not enforced)"
+	case c.NotEnforced != "":
+		return l + " (not enforced)"
 	case !enforced(r, c):
 		return l + " (A/A check noisy: not enforced)"
 	}
@@ -93,12 +92,14 @@ func notFailingReason(r *compare.Result, failOn compare.FailOn) string {
 	if failOn != compare.FailOnRegression {
 		return "fail-on " + escapeInline(string(failOn))
 	}
-	unconfirmed, noisy := 0, 0
+	unconfirmed, reported, noisy := 0, 0, 0
 	for _, c := range r.Comparisons {
 		switch {
 		case c.Verdict != compare.Regression:
 		case c.Unconfirmed:
 			unconfirmed++
+		case c.NotEnforced != "":
+			reported++
 		case !enforced(r, c):
 			noisy++
 		}
@@ -106,6 +107,9 @@ func notFailingReason(r *compare.Result, failOn compare.FailOn) string {
 	var why []string
 	if unconfirmed > 0 {
 		why = append(why, pick(unconfirmed == 1, "it did not reproduce on re-measurement", fmt.Sprintf("%d did not reproduce on re-measurement", unconfirmed)))
+	}
+	if reported > 0 {
+		why = append(why, "timings are reported only ("+notEnforcedShort(r)+")")
 	}
 	if noisy > 0 {
 		why = append(why, "the A/A check found the machine too noisy for timings")

@@ -25,7 +25,7 @@ import (
 func Text(w io.Writer, r *compare.Result) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "baseline:  %s\ncandidate: %s\n", envLine(r.BaselineEnv), envLine(r.CandidateEnv))
-	for _, s := range []string{methodSentence(r, true), aaSentence(r, true)} {
+	for _, s := range []string{methodSentence(r, true), aaSentence(r, true), gateSentence(r, true)} {
 		if s != "" {
 			fmt.Fprintln(bw, s)
 		}
@@ -65,8 +65,8 @@ func Text(w io.Writer, r *compare.Result) error {
 	}
 
 	o := r.Options
-	fmt.Fprintf(bw, "\n%s: %s\n(timings: %s p < %g and beyond ±%s, %s intervals; exact metrics: %s of size or allocations fails)\n",
-		verdictWord(r), countsLine(r), correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence),
+	fmt.Fprintf(bw, "\n%s: %s\n%s\n(timings: %s p < %g and beyond ±%s, %s intervals; exact metrics: %s of size or allocations fails)\n",
+		verdictWord(r), countsLine(r), judgedLine(r), correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence),
 		exactRule(o))
 	cs := append([]compare.Comparison(nil), r.Comparisons...)
 	compare.Sort(cs)
@@ -93,6 +93,8 @@ func Text(w io.Writer, r *compare.Result) error {
 		switch {
 		case c.Verdict == compare.Regression && c.Unconfirmed:
 			verdict += " (not reproduced)"
+		case c.Verdict == compare.Regression && c.NotEnforced != "":
+			verdict += " (not enforced)"
 		case c.Verdict == compare.Regression && !enforced(r, c):
 			verdict += " (A/A noisy)"
 		}
@@ -122,14 +124,34 @@ func exactRule(o compare.Options) string {
 	return growth(o.SizeThreshold) + " of size, " + growth(o.AllocThreshold) + " of allocations"
 }
 
+// verdictWord is the text report's verdict: REGRESSED, or ok with why
+// regressions did not fail, or that no timing gated.
 func verdictWord(r *compare.Result) string {
 	switch {
 	case r.Failed(compare.FailOnRegression):
 		return "REGRESSED"
 	case r.Count(compare.Regression) > 0:
 		return "ok (regressions not enforced: " + notFailingReason(r, compare.FailOnRegression) + ")"
+	case judge(r).noTimingGated():
+		return "ok (no timing gated)"
 	}
 	return "ok"
+}
+
+// judgedLine is the text report's account of what was judged, as the
+// headline of the Markdown report gives it.
+func judgedLine(r *compare.Result) string {
+	j := judge(r)
+	var parts []string
+	for _, p := range []string{j.timingsPart(r), j.otherPart()} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return "judged: nothing"
+	}
+	return "judged: " + strings.Join(parts, "; ")
 }
 
 // countsLine lists the verdict counts: "2 regressions, 1 improvement, ...".

@@ -49,7 +49,10 @@ type Results struct {
 	Shards []ShardRun `json:"shards,omitempty"`
 }
 
-// Settings records how a run was made, so it can be reproduced.
+// Settings records how a run was made, so it can be reproduced. Samples,
+// Budget, Warmup, MaxBatchBytes, Filter and the sharding decide the batch
+// sizes the harness plans, and with them what a timing measures (fixed
+// costs amortised over more or fewer iterations): see Harness.
 type Settings struct {
 	Samples int           `json:"samples,omitempty"`
 	Budget  time.Duration `json:"budget_ns,omitempty"`
@@ -58,6 +61,12 @@ type Settings struct {
 	Source  string        `json:"source,omitempty"` // "wirebench" or "go test -bench"
 	Elapsed time.Duration `json:"elapsed_ns,omitempty"`
 	Rounds  int           `json:"rounds,omitempty"` // rounds completed (may be fewer than Samples when the budget ran out)
+	// Warmup is the warm-up of each benchmark, whose last batch sizes the
+	// first sample's; MaxBatchBytes bounds the memory a batch may
+	// allocate, and with it the batch size of allocating benchmarks. 0:
+	// not recorded (results of older versions, go test -bench).
+	Warmup        time.Duration `json:"warmup_ns,omitempty"`
+	MaxBatchBytes int64         `json:"max_batch_bytes,omitempty"`
 	// Shard is "I/N" when this run measured one shard of a partitioned
 	// suite; Partition identifies the partition (every shard of one matrix
 	// run must agree on it) and SuiteSize is the number of benchmarks over

@@ -1,16 +1,18 @@
 // Package stats holds the statistics wirebench uses to decide whether two
 // sets of benchmark samples differ: rank tests (Mann–Whitney U, Wilcoxon
 // signed-rank) with Hodges–Lehmann effect estimates and distribution-free
-// confidence intervals, multiple-comparison adjustment (Holm,
-// Benjamini–Hochberg), minimum detectable effects, and a few robust
-// summaries.
+// confidence intervals, the new-run test (one new run against replicate
+// runs, Student's t on their pooled spread) with its minimum detectable
+// effect, multiple-comparison adjustment (Holm, Benjamini–Hochberg),
+// minimum detectable effects, and a few robust summaries.
 //
 // Every function is a pure function of its arguments and never modifies
 // them. gonum supplies the distributions (normal, Student's t, binomial);
 // the tests themselves are written here because gonum has none.
 //
 // The rank tests and their intervals reproduce R's wilcox.test (R 4.2) and
-// are checked against values computed by R (testdata/reference.R). Where this
+// are checked against values computed by R (testdata/reference.R); the
+// new-run test against R's pt, qt and t.test (testdata/newrun.R). Where this
 // package deliberately differs from R:
 //
 //   - NaN and ±Inf inputs are rejected with ErrNotFinite. R drops NaN

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/pipeline"
+	"github.com/wirebench/wirebench/internal/report"
+	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/source"
+)
+
+func TestFreshArgs(t *testing.T) {
+	tests := []struct {
+		p    source.Plan
+		want []string
+	}{
+		{source.Plan{Budget: time.Minute, Samples: 15}, []string{"run", "--budget", "1m0s", "--samples", "15", "--out", "o.json", "--format", "json"}},
+		{source.Plan{Budget: 20 * time.Second, Samples: 9, Filter: "protobuf", Shard: "1/2"},
+			[]string{"run", "--budget", "20s", "--samples", "9", "--out", "o.json", "--format", "json", "--filter", "protobuf", "--shard", "1/2"}},
+	}
+	for _, tt := range tests {
+		if got := freshArgs(tt.p, "o.json"); !slices.Equal(got, tt.want) {
+			t.Errorf("%+v: %q, want %q", tt.p, got, tt.want)
+		}
+	}
+}
+
+// historyOf is a baseline of eight runs of two benchmarks that move a
+// fraction of a percent between runs, and a run of them with the first
+// slower by f.
+func historyOf(t *testing.T) (*baseline.Baseline, func(f float64) *results.Results) {
+	t.Helper()
+	mk := func(k int, f float64) *results.Results {
+		r := results.New("default", results.Env{Machine: "m", Commit: "c", Time: time.Date(2026, 1, 1, k, 0, 0, 0, time.UTC)})
+		for i, name := range []string{"BenchmarkSerialize/codec=raw/dataset=small", "BenchmarkDeserialize/codec=raw/dataset=small"} {
+			b := results.Benchmark{Name: name}
+			level := 100 * float64(i+1) * (1 + 0.004*float64((3*k+i)%5-2))
+			if i == 0 {
+				level *= f
+			}
+			for j := range 10 {
+				b.Add(results.UnitNsPerOp, level*(1+0.001*float64(j%3-1)))
+			}
+			r.Benchmarks = append(r.Benchmarks, b)
+		}
+		return r
+	}
+	var b *baseline.Baseline
+	for k := range 8 {
+		b = baseline.Refresh(b, mk(k, 1), "", 50)
+	}
+	return b, func(f float64) *results.Results { return mk(9, f) }
+}
+
+// TestConfirmStep: a timing regression that would fail the run is
+// measured again with the check's own plan; it stands when the second
+// measurement shows it too, or cannot be made, and is reported, not
+// enforced, when it does not reproduce.
+func TestConfirmStep(t *testing.T) {
+	base, run := historyOf(t)
+	plan := source.Plan{Budget: 7 * time.Second, Samples: 11, Filter: "raw"}
+	tests := []struct {
+		name  string
+		again func() (*results.Results, error)
+		fail  bool
+		note  string
+	}{
+		{"reproduces", func() (*results.Results, error) { return run(1.5), nil }, true, "confirmed in a second process"},
+		{"does not reproduce", func() (*results.Results, error) { return run(1), nil }, false, "did not reproduce in a second process"},
+		{"cannot measure again", func() (*results.Results, error) { return nil, errors.New("no such binary") }, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := pipeline.Against(base, run(1.5), compare.Defaults(), report.Input{BaselineSource: "b.json"})
+			if err != nil || !o.Failed() {
+				t.Fatalf("the first measurement does not fail (%v): the test needs it to", err)
+			}
+			var stderr bytes.Buffer
+			var got source.Plan
+			e := &env{stderr: &stderr, getenv: func(string) string { return "" }, fresh: func(_ context.Context, p source.Plan) (*results.Results, error) {
+				got = p
+				return tt.again()
+			}}
+			o = confirm(context.Background(), e, o, base, source.Embedded{}, plan, compare.Defaults())
+			if got.Budget != plan.Budget || got.Samples != plan.Samples || got.Filter != plan.Filter {
+				t.Errorf("measured again with %+v, want the check's plan %+v", got, plan)
+			}
+			var c compare.Comparison
+			for _, x := range o.Report.Result.Comparisons {
+				if x.Name == "BenchmarkSerialize/codec=raw/dataset=small" {
+					c = x
+				}
+			}
+			if o.Failed() != tt.fail || !strings.Contains(c.Note, tt.note) {
+				t.Errorf("failed %v, note %q; want failed %v, a note with %q", o.Failed(), c.Note, tt.fail, tt.note)
+			}
+			if tt.note == "" && !strings.Contains(stderr.String(), "could not confirm") {
+				t.Errorf("no warning that the regressions could not be confirmed: %q", stderr.String())
+			}
+		})
+	}
+}
+
+// TestCheckConfirmsInANewProcess builds wirebench and runs it as a user
+// would: five updates make a history; the baseline is edited as if one
+// benchmark had been four times as fast, and steady, in all of them;
+// check then finds it slower, measures the suite again in a new process of itself, finds it
+// slower there too, and fails naming the confirmation.
+func TestCheckConfirmsInANewProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and measures")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "wb")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	run := func(args ...string) (int, string) {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return exit.ExitCode(), out.String()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 0, out.String()
+	}
+	flags := []string{"--filter", "codec=raw/dataset=small$", "--samples", "5", "--budget", "1s"}
+	path := filepath.Join(dir, "baseline", "default.json")
+	var b *baseline.Baseline
+	// Two runs that start within one second (no commit, no run id) are one
+	// entry of the history: update until it holds enough.
+	for i := 0; b == nil || len(b.History) < compare.MinHistoryRuns; i++ {
+		if i == 2*compare.MinHistoryRuns {
+			t.Fatalf("%d updates left %d runs in the history", i, len(b.History))
+		}
+		if code, out := run(append([]string{"update"}, flags...)...); code != 0 {
+			t.Fatalf("update %d: exit %d\n%s", i+1, code, out)
+		}
+		var err error
+		if b, err = baseline.Load(path, "default"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const name = "BenchmarkSerialize/codec=raw/dataset=small"
+	ns := b.Reference.Lookup(name).Metrics[0]
+	med := b.History[b.ReferenceEntry()].Medians[name][results.UnitNsPerOp]
+	for i := range ns.Values {
+		ns.Values[i] *= 0.25
+	}
+	// In every run of the history it was a quarter of what it is, within
+	// half a percent: 1 s runs on a shared machine move far more, and the
+	// check must find the change whatever this machine does meanwhile.
+	for i, e := range b.History {
+		e.Medians[name][results.UnitNsPerOp] = 0.25 * med * (1 + 0.005*float64(i%3-1))
+	}
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	code, out := run("check", "--filter", "codec=raw/dataset=small$")
+	report, _ := os.ReadFile(filepath.Join(dir, "wirebench-results", "report.md"))
+	if code != 1 || !strings.Contains(out, "measuring again in a new process") || !strings.Contains(out, "confirmed in a second process") ||
+		!strings.Contains(string(report), "measured again in a new process; 1 held, 0 did not") {
+		t.Errorf("check: exit %d, want 1 with the regression confirmed in a second process\n%s\nreport:\n%s", code, out, report)
+	}
+}

@@ -1,0 +1,356 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/stats"
+)
+
+// MinHistoryRuns is how many runs of a benchmark, measured with the
+// reference's harness settings and the reference itself among them, a
+// stored baseline's history needs before that benchmark's timing gates.
+//
+// A process is the unit of replication for timings: a benchmark's median
+// moves from one process to the next by more than its samples within one
+// process can show (seen on a two-core machine: 41 ms in one process, 65
+// ms in the next, same code). Only the history shows how much, and the
+// new-run test (stats.NewRun) pays for estimating it from few runs with
+// Student's t on few degrees of freedom: five runs leave 4 of them when
+// they are replicates of the reference's code, 3 otherwise. With fewer,
+// the critical |t| at the Holm level of the default suite (alpha 0.01
+// over 84 timings) passes 26 (3 df), 92 (2 df) and 5300 (1 df): a
+// benchmark could only detect changes of 33, 119 or 7200 standard errors,
+// and two or three runs say next to nothing of how a benchmark's noise is
+// distributed. From five on the test is valid, and what it can detect,
+// which the report gives for every timing, shrinks as the history grows:
+// 18 standard errors at 4 df, 7.8 at 9, 5.8 at 19, 5.1 at 48 (a standard
+// error is the between-run spread times sqrt(1 + 1/k), k the replicates
+// of the reference's code).
+const MinHistoryRuns = 5
+
+// History is what a stored baseline knows of its past runs: how every
+// benchmark's median moved from run to run, which is what judges a
+// timing measured in one new process.
+type History struct {
+	Runs []Run
+}
+
+// Run is one past run as a baseline's history records it.
+type Run struct {
+	// Commit is the commit the run measured; runs of the reference's
+	// commit are replicates of the reference.
+	Commit string
+	// Harness is the harness settings the run was measured with; nil when
+	// the history does not record them (entries of older versions), in
+	// which case the run is taken to have the reference's: the reference
+	// is what the candidate is compared with, the other runs only give
+	// the spread, which a run measured otherwise can only inflate.
+	Harness *results.Harness
+	// Medians maps benchmark name to unit to the median of the run's
+	// samples.
+	Medians map[string]map[string]float64
+	// Reference marks the history's entry of the comparison's baseline
+	// run (at most one), which is not counted twice: the baseline's own
+	// results are that run. When none is marked, every run is taken to be
+	// another.
+	Reference bool
+}
+
+// TimingGate says whether a stored-baseline comparison could gate its
+// timings, from what its history holds.
+type TimingGate struct {
+	// Runs is how many runs of the history were measured with the
+	// reference's settings, the reference included; SameCode how many of
+	// them measured the reference's commit (the reference included).
+	// Individual benchmarks may have fewer (added lately).
+	Runs, SameCode int
+	// Needed is MinHistoryRuns.
+	Needed int
+	// SettingsDiffer lists the harness settings in which the candidate
+	// was measured differently from the reference (results.Harness.Diff).
+	SettingsDiffer []results.Difference
+	// Speed compares the candidate's speed shift with the history's runs'
+	// (see speedCheck); nil when it could not be (too little history,
+	// fewer than 3 timings).
+	Speed *SpeedCheck
+}
+
+// SpeedCheck says whether the candidate ran in the conditions the history
+// saw: its typical speed shift against the reference (the median ratio of
+// its timings' medians, which a change of a few benchmarks barely moves)
+// against the prediction interval, at the comparison's confidence, of one
+// more run's from the history's runs. A run
+// outside it (a loaded machine, another kind of runner, a process off
+// its usual speed) moves its benchmarks in ways the history never showed,
+// not all alike, so the history cannot judge its timings: they are
+// reported, not enforced. A change of the code that slows every benchmark
+// alike also lands here; the same-runner A/B mode has no such blind spot.
+type SpeedCheck struct {
+	// Shift is the candidate's typical shift; Lo and Hi bound a run's as
+	// the history predicts it (ratios to the reference: 1.10 = 10%
+	// slower).
+	Shift, Lo, Hi float64
+	// Outside is set when Shift is outside [Lo, Hi].
+	Outside bool
+}
+
+// SettingsMatch reports whether the candidate was measured with the
+// reference's harness settings, so that its timings with enough history
+// gate.
+func (g *TimingGate) SettingsMatch() bool { return g != nil && len(g.SettingsDiffer) == 0 }
+
+// SpeedOutside reports whether the candidate's speed shift was outside
+// what the history's runs show (SpeedCheck), so that its timings are
+// reported, not enforced.
+func (g *TimingGate) SpeedOutside() bool { return g != nil && g.Speed != nil && g.Speed.Outside }
+
+// MoreRuns is how many more runs of history timings need before they
+// gate (0 when they have enough).
+func (g *TimingGate) MoreRuns() int { return max(g.Needed-g.Runs, 0) }
+
+// historyReason is the note on a timing whose benchmark has runs of
+// history (of Needed) measured like the reference: why it is reported,
+// not enforced.
+func historyReason(runs, needed int) string {
+	return fmt.Sprintf("not enforced: the baseline's history has %s of this benchmark measured like the reference, %d needed to estimate how much it moves between runs (one run's samples cannot show it); %s more make it gate",
+		human.Plural(runs, "run", "runs"), needed, human.Count(needed-runs))
+}
+
+// settingsReason is the note on a timing whose candidate was measured
+// with other harness settings than the reference.
+func settingsReason(d []results.Difference) string {
+	return "not enforced: measured with other settings than the baseline (" + diffFields(d) + "), which change the batch sizes and with them the timings"
+}
+
+// speedReason is the note on a timing of a candidate whose speed shift was
+// outside what the history's runs show.
+func speedReason(s *SpeedCheck) string {
+	return fmt.Sprintf("not enforced: this run's median timing moved ×%.2f against the reference, outside the ×%.2f to ×%.2f a run of the history moves: the machine was not in a state the history measured (load, another runner, a process off its usual speed), which moves benchmarks unlike each other", s.Shift, s.Lo, s.Hi)
+}
+
+// isTiming reports whether unit is a timing: a time per operation or a
+// throughput. Timings vary between processes and are judged against the
+// history; other noisy metrics (allocations that vary) are tested within
+// the run.
+func isTiming(unit string) bool {
+	return unit == results.UnitNsPerOp || results.HigherIsBetter(unit)
+}
+
+// historyModel is the history of one comparison, ready to judge
+// timings: the reference's medians, and the runs measured like it split
+// into the reference's replicates (the reference first) and the others,
+// each with its speed shift against the reference.
+type historyModel struct {
+	ref                map[string]map[string]float64
+	replicates, others []modelRun
+	gate               TimingGate
+}
+
+// modelRun is one run of the model: its medians and its typical speed
+// shift against the reference (see typicalShift).
+type modelRun struct {
+	medians map[string]map[string]float64
+	shift   float64
+}
+
+// newHistoryModel prepares the runs of h (nil: none but the reference)
+// that were measured like the reference base, and states the gate for the
+// candidate cand.
+func newHistoryModel(base, cand *results.Results, h *History) *historyModel {
+	harness := base.Harness()
+	m := &historyModel{ref: mediansOf(base), gate: TimingGate{Needed: MinHistoryRuns, SettingsDiffer: harness.Diff(cand.Harness())}}
+	// The reference is the first replicate, from its own samples (what the
+	// candidate's ratios are to); its entry in the history, when marked,
+	// is that same run and is not counted again.
+	m.replicates = []modelRun{{medians: m.ref}}
+	var runs []Run
+	if h != nil {
+		runs = h.Runs
+	}
+	for _, r := range runs {
+		if r.Reference || (r.Harness != nil && len(harness.Diff(*r.Harness)) > 0) {
+			continue
+		}
+		mr := modelRun{medians: r.Medians, shift: typicalShift(r.Medians, m.ref)}
+		if r.Commit != "" && r.Commit == base.Env.Commit {
+			m.replicates = append(m.replicates, mr)
+		} else {
+			m.others = append(m.others, mr)
+		}
+	}
+	m.gate.Runs, m.gate.SameCode = len(m.replicates)+len(m.others), len(m.replicates)
+	return m
+}
+
+// mediansOf is the median of every metric of every benchmark of r, as a
+// history records a run.
+func mediansOf(r *results.Results) map[string]map[string]float64 {
+	out := map[string]map[string]float64{}
+	for _, b := range r.Benchmarks {
+		m := map[string]float64{}
+		for _, metric := range b.Metrics {
+			if med, err := stats.Median(metric.Values); err == nil {
+				m[metric.Unit] = med
+			}
+		}
+		out[b.Key()] = m
+	}
+	return out
+}
+
+// typicalShift is a run's typical speed shift against the reference's
+// medians ref: the median log ratio of its ns/op medians to the
+// reference's, 0 when fewer than 3 benchmarks are in common (too few to
+// tell a machine from a change). The median, not the mean: a change of a
+// few benchmarks (a pull request that touches one codec) barely moves it,
+// so it is the machine's, and judging each benchmark against it leaves
+// that benchmark's own change.
+func typicalShift(medians, ref map[string]map[string]float64) float64 {
+	var lrs []float64
+	for name, units := range medians {
+		if lr, ok := logRatio(units, ref[name], results.UnitNsPerOp); ok {
+			lrs = append(lrs, lr)
+		}
+	}
+	if len(lrs) < 3 {
+		return 0
+	}
+	m, err := stats.Median(lrs)
+	if err != nil {
+		return 0
+	}
+	return m
+}
+
+// logRatio is log(run/ref) of unit, and whether both are positive.
+func logRatio(run, ref map[string]float64, unit string) (float64, bool) {
+	a, b := run[unit], ref[unit]
+	if !(a > 0 && b > 0) || math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return 0, false
+	}
+	return math.Log(a / b), true
+}
+
+// speedCheck compares the candidate cand's typical speed shift against
+// the reference (the median log ratio of its ns/op medians) with those of
+// the history's runs, by the prediction interval of stats.NewRun at
+// confidence; nil when the history has too few runs to gate, or fewer
+// than 3 timings to tell a machine from a change.
+func (m *historyModel) speedCheck(cand *results.Results, confidence float64) *SpeedCheck {
+	if m.gate.Runs < m.gate.Needed {
+		return nil
+	}
+	c := mediansOf(cand)
+	n := 0
+	for name, units := range c {
+		if _, ok := logRatio(units, m.ref[name], results.UnitNsPerOp); ok {
+			n++
+		}
+	}
+	if n < 3 {
+		return nil
+	}
+	typical := func(runs []modelRun) []float64 {
+		out := make([]float64, len(runs))
+		for i, r := range runs {
+			out[i] = r.shift
+		}
+		return out
+	}
+	x := typicalShift(c, m.ref)
+	t, err := stats.NewRun(x, typical(m.replicates), typical(m.others), confidence)
+	if err != nil {
+		return nil
+	}
+	centre := x - t.Estimate // the replicates' mean
+	half := (t.Hi - t.Lo) / 2
+	s := &SpeedCheck{Shift: math.Exp(x), Lo: math.Exp(centre - half), Hi: math.Exp(centre + half)}
+	s.Outside = s.Shift < s.Lo || s.Shift > s.Hi
+	return s
+}
+
+// gates reports whether the history has enough runs measured like the
+// reference for timings to be judged against it.
+func (m *historyModel) gates() bool { return m.gate.Runs >= m.gate.Needed }
+
+// historyShifts are the speed shifts when timings are judged against a
+// history that gates (unless normalisation is turned off): each run of
+// the history moved as a whole with the machine's speed of the moment,
+// and is judged relative to its typical shift (typicalShift), so the
+// candidate, one more run, is too, by the same estimate (per shard when
+// it was merged from shards). Judged as measured instead, the spread
+// between runs would hold every run's shift and hide the changes of
+// single benchmarks. A shard with fewer than 3 timings keeps the shift
+// speedShifts found (not applied). It sets r.Shift (and r.ShardShifts)
+// and returns the shifts by shard.
+func (r *Result) historyShifts(h *historyModel, cand *results.Results, shifts map[int]*Shift, opts Options) map[int]*Shift {
+	byShard := map[int]map[string]map[string]float64{}
+	for _, b := range cand.Benchmarks {
+		if byShard[b.Shard] == nil {
+			byShard[b.Shard] = map[string]map[string]float64{}
+		}
+		one := &results.Results{Benchmarks: []results.Benchmark{b}}
+		byShard[b.Shard][b.Key()] = mediansOf(one)[b.Key()]
+	}
+	out := map[int]*Shift{}
+	for shard, sh := range shifts {
+		out[shard] = sh
+	}
+	for shard, meds := range byShard {
+		var lrs []float64
+		for name, units := range meds {
+			if lr, ok := logRatio(units, h.ref[name], results.UnitNsPerOp); ok {
+				lrs = append(lrs, lr)
+			}
+		}
+		if len(lrs) < 3 {
+			continue
+		}
+		slices.Sort(lrs) // the order of a map: the interval below must not depend on it
+		med, _ := stats.Median(lrs)
+		sh := &Shift{Estimate: math.Exp(med), Lo: math.NaN(), Hi: math.NaN(), N: len(lrs), Median: true, Applied: true,
+			Reason: "timings are judged against the baseline's history, whose runs each moved as a whole with the machine's speed of the moment: every run, this one too, is judged relative to its own typical speed (the median of its timings' ratios to the reference), so what stands out is a benchmark's own change"}
+		if ci, err := stats.MedianCI(lrs, opts.Confidence); err == nil {
+			sh.Lo, sh.Hi = math.Exp(ci.Lo), math.Exp(ci.Hi)
+		}
+		out[shard] = sh
+	}
+	if len(r.ShardShifts) == 0 {
+		r.Shift = out[0]
+		return out
+	}
+	for i := range r.ShardShifts {
+		if sh, ok := out[r.ShardShifts[i].Shard]; ok {
+			r.ShardShifts[i].Shift = *sh
+		}
+	}
+	r.Shift = summarizeShardShifts(r.ShardShifts)
+	r.Shift.Median = true
+	return out
+}
+
+// values are the log ratios of name's unit to the reference in the
+// replicates and the other runs, each relative to its run's speed shift
+// when normalized: what the candidate's log ratio is judged against.
+func (m *historyModel) values(name, unit string, normalized bool) (replicates, others []float64) {
+	ref := m.ref
+	collect := func(runs []modelRun) []float64 {
+		var out []float64
+		for _, r := range runs {
+			lr, ok := logRatio(r.medians[name], ref[name], unit)
+			if !ok {
+				continue
+			}
+			if normalized {
+				lr -= r.shift
+			}
+			out = append(out, lr)
+		}
+		return out
+	}
+	return collect(m.replicates), collect(m.others)
+}

@@ -1,0 +1,111 @@
+package pipeline
+
+import (
+	"fmt"
+
+	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// A timing regression against a stored baseline fails the run only if it
+// reproduces in a second process. A process is the unit of replication
+// for timings, and a process can run some benchmarks far off their usual
+// speed for its whole life (seen on a two-core machine, the code
+// unchanged: a process that measured a benchmark 56% slower than the five
+// before it, which agreed within 2%): a history of a few runs that never
+// saw such a process cannot bound it, but the
+// same benchmark off again in a fresh process is much less likely than
+// once. Requiring both keeps the run's chance of any false alarm below
+// alpha (each test alone does) and makes it far smaller for such
+// processes; a real regression shows in both.
+
+// confirmable reports whether c is a timing regression of r that fails
+// the run and is not yet re-measured: what Confirm re-judges.
+func confirmable(r *compare.Result, c compare.Comparison) bool {
+	return c.Verdict == compare.Regression && !c.Unconfirmed && c.Test == compare.TestNewRun && r.Enforced(c)
+}
+
+// NeedsConfirmation reports whether o, the outcome of a stored-baseline
+// comparison, would fail on a timing regression that has not been
+// re-measured: then the candidate should be measured again in a new
+// process and the outcome confirmed (Confirm).
+func NeedsConfirmation(o *Outcome) bool {
+	r := o.Report.Result
+	if r == nil || r.Method == compare.MethodPaired || o.Confirmed || !o.Failed() {
+		return false
+	}
+	for _, c := range r.Comparisons {
+		if confirmable(r, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// Confirm re-judges the timing regressions of o that fail the run by
+// again, the candidate measured once more in a new process with the same
+// settings, compared with base as the first was (opts). A regression that
+// is not again a regression that fails the run is marked unconfirmed:
+// reported, not enforced. Either way its note says what the second
+// process measured, and the report notes the re-measurement. The verdict
+// is judged anew.
+func Confirm(o *Outcome, base *baseline.Baseline, again *results.Results, opts compare.Options) (*Outcome, error) {
+	opts.History = History(base)
+	second, err := compare.Compare(base.Reference, again, opts)
+	if err != nil {
+		return nil, fmt.Errorf("compare the second measurement with the baseline: %w", err)
+	}
+	r := o.Report.Result
+	held, failed := 0, 0
+	for i := range r.Comparisons {
+		c := &r.Comparisons[i]
+		if !confirmable(r, *c) {
+			continue
+		}
+		s, ok := lookup(second, c.Name, c.Unit)
+		switch {
+		case !ok:
+			c.Note = joinNote(c.Note, "not measured again in a second process: enforced as measured")
+			held++
+		case s.Verdict == compare.Regression && second.Enforced(s):
+			c.Note = joinNote(c.Note, "confirmed in a second process: "+measured(s))
+			held++
+		default:
+			c.Unconfirmed = true
+			c.Note = joinNote(c.Note, "did not reproduce in a second process ("+measured(s)+"): reported, not enforced")
+			failed++
+		}
+	}
+	in := o.Report
+	in.Notes = append(in.Notes, fmt.Sprintf("A timing regression against a stored baseline fails the run only if it reproduces in a second process (one process can run a benchmark far off its usual speed): the suite was measured again in a new process; %s held, %s did not.",
+		human.Count(held), human.Count(failed)))
+	out := judged(in)
+	out.Confirmed = true
+	return out, nil
+}
+
+// lookup returns the comparison of name and unit in r.
+func lookup(r *compare.Result, name, unit string) (compare.Comparison, bool) {
+	for _, c := range r.Comparisons {
+		if c.Name == name && c.Unit == unit {
+			return c, true
+		}
+	}
+	return compare.Comparison{}, false
+}
+
+// measured says what a comparison of the second process found: its change
+// with its interval and adjusted p-value.
+func measured(c compare.Comparison) string {
+	return fmt.Sprintf("%s [%s, %s], p (adj.) = %.2g", human.Change(c.Ratio-1, 1), human.Change(c.Lo-1, 1), human.Change(c.Hi-1, 1), c.PAdjusted)
+}
+
+// joinNote appends note b to note a.
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}

@@ -1,0 +1,197 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// What a comparison judged, shared by the Markdown, text and JSON reports:
+// a headline must say how many timings really gated and how many could
+// not, never show a bare pass over timings that were all inconclusive or
+// not enforced.
+
+// judged counts a result's comparisons by what they could do to the run.
+// Timings are the noisy comparisons of a time or a throughput; the others
+// are sizes and allocations (exact, or tested where they varied).
+type judged struct {
+	timings      int
+	gated        int // enforced, and decided (regression, improvement or unchanged)
+	inconclusive int // enforced, and neither
+	notEnforced  int // reported only (too little history, other settings, A/A noisy)
+	// mde is the median detectable change of the inconclusive timings
+	// (+Inf when most could detect nothing), NaN when there are none.
+	mde float64
+	// other and otherGated count the sizes and allocations, and those
+	// decided.
+	other, otherGated int
+}
+
+// isTimingUnit reports whether unit is a time per operation or a
+// throughput.
+func isTimingUnit(unit string) bool {
+	return unit == results.UnitNsPerOp || results.HigherIsBetter(unit)
+}
+
+// judge counts what r judged.
+func judge(r *compare.Result) judged {
+	j := judged{mde: math.NaN()}
+	var mdes []float64
+	for _, c := range r.Comparisons {
+		decided := c.Verdict != compare.Inconclusive
+		if c.Kind != compare.Noisy || !isTimingUnit(c.Unit) {
+			j.other++
+			if decided && r.Enforced(c) {
+				j.otherGated++
+			}
+			continue
+		}
+		j.timings++
+		switch {
+		case !r.Enforced(c):
+			j.notEnforced++
+		case decided:
+			j.gated++
+		default:
+			j.inconclusive++
+			if !math.IsNaN(c.MDE) {
+				mdes = append(mdes, c.MDE)
+			}
+		}
+	}
+	if len(mdes) > 0 {
+		slices.Sort(mdes)
+		j.mde = mdes[len(mdes)/2]
+		if len(mdes)%2 == 0 {
+			j.mde = (mdes[len(mdes)/2-1] + mdes[len(mdes)/2]) / 2
+		}
+	}
+	return j
+}
+
+// noTimingGated reports whether there were timings and none of them gated:
+// the run cannot pass as if they had.
+func (j judged) noTimingGated() bool { return j.timings > 0 && j.gated == 0 }
+
+// timingsPart is the headline's account of the timings: "all 84 gated",
+// or how many of them, and why the others could not be, with what the
+// inconclusive ones could have detected.
+func (j judged) timingsPart(r *compare.Result) string {
+	if j.timings == 0 {
+		return ""
+	}
+	if j.gated == j.timings {
+		return "timings: " + pick(j.timings == 1, "the 1 gated", "all "+human.Count(j.timings)+" gated")
+	}
+	parts := []string{human.Count(j.gated) + " of " + human.Count(j.timings) + " gated"}
+	if j.inconclusive > 0 {
+		parts = append(parts, human.Count(j.inconclusive)+" inconclusive ("+detectText(j.mde)+")")
+	}
+	if j.notEnforced > 0 {
+		parts = append(parts, human.Count(j.notEnforced)+" not enforced ("+notEnforcedShort(r)+")")
+	}
+	return "timings: " + strings.Join(parts, ", ")
+}
+
+// otherPart is the headline's account of sizes and allocations.
+func (j judged) otherPart() string {
+	switch {
+	case j.other == 0:
+		return ""
+	case j.otherGated == j.other:
+		return "sizes and allocations: " + pick(j.other == 1, "the 1 gated", "all "+human.Count(j.other)+" gated")
+	}
+	s := fmt.Sprintf("sizes and allocations: %s of %s gated", human.Count(j.otherGated), human.Count(j.other))
+	if n := j.other - j.otherGated; n > 0 {
+		s += ", " + human.Count(n) + " inconclusive"
+	}
+	return s
+}
+
+// detectText says what the median inconclusive timing could detect.
+func detectText(mde float64) string {
+	switch {
+	case math.IsNaN(mde):
+		return "detectable change unknown"
+	case math.IsInf(mde, 1):
+		return "most could detect no change at all"
+	}
+	return "could detect " + mdeText(mde) + ", median"
+}
+
+// notEnforcedShort is why timings were not enforced, in a few words: the
+// settings, the history, or the A/A check.
+func notEnforcedShort(r *compare.Result) string {
+	var why []string
+	if g := r.Gate; g != nil && !g.SettingsMatch() {
+		why = append(why, "measured with other settings than the baseline")
+	}
+	if g := r.Gate; g != nil && g.SettingsMatch() && g.MoreRuns() == 0 && g.SpeedOutside() {
+		why = append(why, fmt.Sprintf("its median timing moved ×%.2f, outside the history's ×%.2f to ×%.2f", g.Speed.Shift, g.Speed.Lo, g.Speed.Hi))
+	}
+	if g := r.Gate; g != nil && g.MoreRuns() > 0 {
+		why = append(why, fmt.Sprintf("the baseline's history has %s, %s more needed", human.Plural(g.Runs, "run", "runs"), human.Count(g.MoreRuns())))
+	}
+	if r.AA != nil && r.AA.Noisy {
+		why = append(why, "the A/A check found the machine too noisy")
+	}
+	if len(why) == 0 {
+		why = append(why, "some benchmarks have too little history")
+	}
+	return strings.Join(why, "; ")
+}
+
+// gateSentence says how the timings of a stored-baseline comparison were
+// judged, and when they were not enforced why, and what would make them
+// gate; "" for a same-runner A/B comparison (its A/A sentence says it).
+func gateSentence(r *compare.Result, plain bool) string {
+	g := r.Gate
+	if g == nil || judge(r).timings == 0 {
+		return ""
+	}
+	warn := func(s string) string {
+		if plain {
+			return s
+		}
+		return "> ⚠️ " + s
+	}
+	code := ""
+	if g.SameCode > 1 {
+		code = fmt.Sprintf(", %d of them of the reference's commit", g.SameCode)
+	}
+	switch {
+	case !g.SettingsMatch():
+		return warn(fmt.Sprintf("Timings are reported, not enforced: this run was measured with other harness settings than the baseline (%s), and a timing depends on the batch sizes they choose. Measure with the baseline's settings, which check does unless told otherwise, to gate them. Sizes and allocations gate as usual.",
+			diffText(g.SettingsDiffer)))
+	case g.MoreRuns() == 0 && g.SpeedOutside():
+		return warn(fmt.Sprintf("Timings are reported, not enforced: this run's median timing moved ×%.2f against the baseline, outside the ×%.2f to ×%.2f that a run of the baseline's history moves (%s prediction). The machine was in a state the history never measured (load, another kind of runner, a process off its usual speed), which moves benchmarks unlike each other, so the history cannot judge this run's timings. (A change that slows every benchmark alike lands here too: the same-runner A/B mode can tell it.) Sizes and allocations gate as usual.",
+			g.Speed.Shift, g.Speed.Lo, g.Speed.Hi, human.Percent(r.Options.Confidence)))
+	case g.MoreRuns() > 0:
+		return warn(fmt.Sprintf("Timings are reported, not enforced: a benchmark's median moves from one process to the next by more than the samples of one run can show, and the baseline's history has %s measured with this run's settings, of the %d needed to estimate how much. %s more %s of the baseline (`update`, e.g. on pushes to the default branch) make timings gate. Sizes and allocations gate as usual.",
+			human.Plural(g.Runs, "run", "runs"), g.Needed, capitalize(human.Count(g.MoreRuns())), pick(g.MoreRuns() == 1, "run", "runs")))
+	}
+	return fmt.Sprintf("Timings are judged against the baseline's history: %s measured with this run's settings%s. This run counts as one more; a timing changed when its median lies outside what those runs show for it.",
+		human.Plural(g.Runs, "run", "runs"), code)
+}
+
+// diffText lists setting differences: "budget: 1m0s → 20s; samples: 15 → 9".
+func diffText(d []results.Difference) string {
+	var f []string
+	for _, x := range d {
+		f = append(f, x.String())
+	}
+	return strings.Join(f, "; ")
+}
+
+// capitalize upper-cases the first letter of s (an ASCII word or digit).
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,175 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// NewRunTest is the outcome of NewRun: how far one new run lies from the
+// runs it is compared with, in units of how much runs vary.
+type NewRunTest struct {
+	// Interval is the estimated shift x - mean(ref) with its interval at
+	// Confidence: the shift ± t(DF) · SE.
+	Interval
+	// S is the pooled standard deviation of one run, with DF degrees of
+	// freedom; SE = S · sqrt(1 + 1/len(ref)) is the standard error of the
+	// shift.
+	S, SE, DF float64
+	// T is the shift over SE and P its two-sided p-value under Student's t
+	// with DF degrees of freedom.
+	T, P float64
+}
+
+// NewRun tests whether x, the value of one new run (a benchmark's log
+// median, say), comes from the same distribution as the runs ref, the
+// replicates it is compared with, when single runs vary with a standard
+// deviation that must itself be estimated. other are further runs that
+// only inform that spread: their level may differ from ref's (other code,
+// say), so each group varies around its own mean. Under the model that
+// every run is normal with one standard deviation s, and x shares ref's
+// mean under the null,
+//
+//	s² = (Σ(ref - mean(ref))² + Σ(other - mean(other))²) / DF,
+//	DF = (len(ref) - 1) + max(len(other) - 1, 0),
+//	SE = s · sqrt(1 + 1/len(ref)),
+//	T  = (x - mean(ref)) / SE ~ t(DF),
+//
+// the prediction interval of one new observation, generalised to a spread
+// pooled over groups (with other empty it is exactly that). The interval
+// is (x - mean(ref)) ± t(1-(1-confidence)/2, DF) · SE. The values are
+// checked against R (testdata/newrun.R).
+//
+// It needs DF >= 1 (ErrTooFew otherwise), finite values, and a non-zero
+// spread (ErrAllEqual when every group is constant).
+func NewRun(x float64, ref, other []float64, confidence float64) (NewRunTest, error) {
+	t, err := newRun(x, ref, other, confidence)
+	if err != nil {
+		return NewRunTest{}, fmt.Errorf("stats: new-run test: %w", err)
+	}
+	return t, nil
+}
+
+func newRun(x float64, ref, other []float64, confidence float64) (NewRunTest, error) {
+	if err := checkLevel("confidence", confidence); err != nil {
+		return NewRunTest{}, err
+	}
+	if err := checkSample("x", []float64{x}, 1); err != nil {
+		return NewRunTest{}, err
+	}
+	if err := checkSample("ref", ref, 1); err != nil {
+		return NewRunTest{}, err
+	}
+	if err := checkSample("other", other, 0); err != nil {
+		return NewRunTest{}, err
+	}
+	ss, df := sumSquares(ref)
+	if len(other) > 1 {
+		sso, dfo := sumSquares(other)
+		ss, df = ss+sso, df+dfo
+	}
+	if df < 1 {
+		return NewRunTest{}, fmt.Errorf("%d reference and %d other runs leave no degree of freedom for the spread: %w", len(ref), len(other), ErrTooFew)
+	}
+	if ss == 0 {
+		return NewRunTest{}, fmt.Errorf("every run has the same value: %w", ErrAllEqual)
+	}
+	s := math.Sqrt(ss / df)
+	se := s * math.Sqrt(1+1/float64(len(ref)))
+	shift := x - mean(ref)
+	dist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
+	half := dist.Quantile(1-(1-confidence)/2) * se
+	t := shift / se
+	res := NewRunTest{
+		Interval: Interval{Estimate: shift, Lo: shift - half, Hi: shift + half, Confidence: confidence},
+		S:        s, SE: se, DF: df, T: t,
+		P: math.Min(1, 2*dist.Survival(math.Abs(t))),
+	}
+	if err := finiteInterval(res.Interval); err != nil {
+		return NewRunTest{}, err
+	}
+	return res, nil
+}
+
+// NewRunMDE returns the smallest shift (in the units of se) that the
+// two-sided NewRun test at level alpha detects with the given power, for
+// a standard error se with df degrees of freedom: d = ncp · se, where ncp
+// solves P(|T'| > t(1-alpha/2, df)) = power for T' noncentral t with df
+// degrees of freedom and noncentrality ncp (R's pt with ncp; checked
+// against R in testdata/newrun.R). It is what a comparison judged by
+// NewRun could see. se must be finite and > 0, df >= 1.
+func NewRunMDE(se, df, alpha, power float64) (float64, error) {
+	d, err := newRunMDE(se, df, alpha, power)
+	if err != nil {
+		return 0, fmt.Errorf("stats: new-run minimum detectable effect: %w", err)
+	}
+	return d, nil
+}
+
+func newRunMDE(se, df, alpha, power float64) (float64, error) {
+	if err := checkLevel("alpha", alpha); err != nil {
+		return 0, err
+	}
+	if err := checkLevel("power", power); err != nil {
+		return 0, err
+	}
+	if !(se > 0) || math.IsInf(se, 1) {
+		return 0, fmt.Errorf("se = %v, want finite and > 0: %w", se, ErrArgument)
+	}
+	if !(df >= 1) || math.IsInf(df, 1) {
+		return 0, fmt.Errorf("df = %v, want finite and >= 1: %w", df, ErrArgument)
+	}
+	crit := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - alpha/2)
+	reach := func(ncp float64) float64 {
+		nt := distuv.NoncentralT{Nu: df, Mu: ncp}
+		power := 1 - nt.CDF(crit)
+		// The far tail P(T' < -crit) is below Φ(-ncp): negligible beyond
+		// ncp 8, and past ncp 38 gonum's approximation of it (Abramowitz
+		// and Stegun 26.7.10, which R's pt also switches to there) takes
+		// the wrong tail for negative t.
+		if ncp < 8 {
+			power += nt.CDF(-crit)
+		}
+		return power
+	}
+	// The power grows with the noncentrality: bracket, then bisect.
+	lo, hi := 0.0, 1.0
+	for reach(hi) < power {
+		lo, hi = hi, 2*hi
+		if hi > 1e9 {
+			return 0, fmt.Errorf("no noncentrality below 1e9 reaches power %v: %w", power, ErrUnreachable)
+		}
+	}
+	for range 100 {
+		mid := (lo + hi) / 2
+		if reach(mid) < power {
+			lo = mid
+		} else {
+			hi = mid
+		}
+		if hi-lo <= 1e-13*hi {
+			break
+		}
+	}
+	return (lo + hi) / 2 * se, nil
+}
+
+// sumSquares is the sum of squared deviations of v from its mean, and its
+// degrees of freedom len(v) - 1.
+func sumSquares(v []float64) (ss, df float64) {
+	m := mean(v)
+	for _, x := range v {
+		ss += (x - m) * (x - m)
+	}
+	return ss, float64(len(v) - 1)
+}
+
+// mean is the arithmetic mean of non-empty v.
+func mean(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}

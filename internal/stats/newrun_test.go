@@ -1,0 +1,144 @@
+package stats
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"testing"
+)
+
+// newRunReference is testdata/newrun.json, written by testdata/newrun.R.
+type newRunReference struct {
+	RVersion string `json:"r_version"`
+	NewRun   []struct {
+		Name       string `json:"name"`
+		X          num    `json:"x"`
+		Ref        []num  `json:"ref"`
+		Other      []num  `json:"other"`
+		Confidence num    `json:"confidence"`
+		Estimate   num    `json:"estimate"`
+		Lo         num    `json:"lo"`
+		Hi         num    `json:"hi"`
+		S          num    `json:"s"`
+		SE         num    `json:"se"`
+		DF         num    `json:"df"`
+		T          num    `json:"t"`
+		P          num    `json:"p"`
+		TCheck     num    `json:"t_ttest_check"`
+	} `json:"newrun"`
+	MDE []struct {
+		SE    num `json:"se"`
+		DF    num `json:"df"`
+		Alpha num `json:"alpha"`
+		Power num `json:"power"`
+		Shift num `json:"shift"`
+	} `json:"mde"`
+}
+
+func loadNewRunReference(t *testing.T) *newRunReference {
+	t.Helper()
+	b, err := os.ReadFile("testdata/newrun.json")
+	if err != nil {
+		t.Fatalf("read reference values: %v", err)
+	}
+	var ref newRunReference
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatalf("parse testdata/newrun.json: %v", err)
+	}
+	if len(ref.NewRun) == 0 || len(ref.MDE) == 0 {
+		t.Fatal("testdata/newrun.json holds no cases")
+	}
+	return &ref
+}
+
+// TestNewRunReference: every field of NewRun agrees with R to 1e-9
+// relative (R's pt and qt against gonum's Student's t), and, where there
+// are no other runs, R's t.test gives the same statistic.
+func TestNewRunReference(t *testing.T) {
+	ref := loadNewRunReference(t)
+	const tol = 1e-9
+	for _, c := range ref.NewRun {
+		t.Run(c.Name, func(t *testing.T) {
+			got, err := NewRun(float64(c.X), floats(c.Ref), floats(c.Other), float64(c.Confidence))
+			if err != nil {
+				t.Fatal(err)
+			}
+			scale := scaleOf(floats(c.Ref), floats(c.Other), []float64{float64(c.X)})
+			checkNear(t, "estimate", got.Estimate, float64(c.Estimate), tol, scale)
+			checkNear(t, "lo", got.Lo, float64(c.Lo), tol, scale)
+			checkNear(t, "hi", got.Hi, float64(c.Hi), tol, scale)
+			checkNear(t, "s", got.S, float64(c.S), tol, 0)
+			checkNear(t, "se", got.SE, float64(c.SE), tol, 0)
+			checkNear(t, "df", got.DF, float64(c.DF), 0, 0)
+			checkNear(t, "t", got.T, float64(c.T), tol, 1e-12)
+			checkNear(t, "p", got.P, float64(c.P), tol, 0)
+			if !math.IsNaN(float64(c.TCheck)) {
+				checkNear(t, "t (R's t.test)", got.T, float64(c.TCheck), tol, 1e-12)
+			}
+			if got.Confidence != float64(c.Confidence) || !(got.Lo <= got.Estimate && got.Estimate <= got.Hi) {
+				t.Errorf("interval %+v at confidence %v", got.Interval, c.Confidence)
+			}
+		})
+	}
+}
+
+// TestNewRunMDEReference: the detectable shift agrees with R's uniroot on
+// pt(..., ncp) to 1e-6 relative (gonum's noncentral t against R's).
+func TestNewRunMDEReference(t *testing.T) {
+	for _, c := range loadNewRunReference(t).MDE {
+		got, err := NewRunMDE(float64(c.SE), float64(c.DF), float64(c.Alpha), float64(c.Power))
+		if err != nil {
+			t.Fatalf("se %v df %v: %v", c.SE, c.DF, err)
+		}
+		checkNear(t, "shift", got, float64(c.Shift), 1e-6, 0)
+	}
+}
+
+func TestNewRunErrors(t *testing.T) {
+	tests := []struct {
+		name       string
+		x          float64
+		ref, other []float64
+		conf       float64
+		want       error
+	}{
+		{"no reference", 0, nil, []float64{1, 2}, 0.95, ErrTooFew},
+		{"no degree of freedom", 0, []float64{1}, []float64{2}, 0.95, ErrTooFew},
+		{"constant", 1, []float64{1, 1}, []float64{3, 3}, 0.95, ErrAllEqual},
+		{"NaN", math.NaN(), []float64{1, 2}, nil, 0.95, ErrNotFinite},
+		{"infinite run", 0, []float64{1, math.Inf(1)}, nil, 0.95, ErrNotFinite},
+		{"bad confidence", 0, []float64{1, 2}, nil, 1, ErrArgument},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := NewRun(tt.x, tt.ref, tt.other, tt.conf); !errors.Is(err, tt.want) {
+				t.Errorf("error %v, want %v", err, tt.want)
+			}
+		})
+	}
+	for _, bad := range [][4]float64{{0, 4, 0.01, 0.8}, {0.1, 0.5, 0.01, 0.8}, {0.1, 4, 0, 0.8}, {0.1, 4, 0.01, 1}, {math.Inf(1), 4, 0.01, 0.8}} {
+		if _, err := NewRunMDE(bad[0], bad[1], bad[2], bad[3]); !errors.Is(err, ErrArgument) {
+			t.Errorf("NewRunMDE%v: error %v, want ErrArgument", bad, err)
+		}
+	}
+}
+
+// TestNewRunMDEGrowsWithFewerRuns: fewer degrees of freedom (a shorter
+// history) can only see larger shifts, and the shift scales with se.
+func TestNewRunMDEGrowsWithFewerRuns(t *testing.T) {
+	prev := 0.0
+	for _, df := range []float64{48, 19, 9, 4, 2, 1} {
+		d, err := NewRunMDE(0.02, df, 0.01/84, 0.8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d <= prev {
+			t.Errorf("df %v: shift %v, not above %v at more degrees of freedom", df, d, prev)
+		}
+		prev = d
+	}
+	a, _ := NewRunMDE(0.01, 9, 0.01, 0.8)
+	b, _ := NewRunMDE(0.03, 9, 0.01, 0.8)
+	checkNear(t, "shift at 3x se", b, 3*a, 1e-9, 0)
+}

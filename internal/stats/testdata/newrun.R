@@ -1,0 +1,109 @@
+# newrun.R — reference values for stats.NewRun and stats.NewRunMDE,
+# computed with R (base packages only).
+#
+# How it was run (from the repository root):
+#
+#     Rscript internal/stats/testdata/newrun.R > internal/stats/testdata/newrun.json
+#
+# NewRun tests one new run's value x against replicate runs: ref are the
+# runs of the reference's code (x is compared with their mean), other are
+# further runs whose level may differ (they inform the spread only, each
+# group around its own mean). Under the model x, ref, other ~ N(., s^2)
+# with ref and x sharing a mean under the null:
+#
+#   s^2 = (sum((ref - mean(ref))^2) + sum((other - mean(other))^2)) / df,
+#   df  = (length(ref) - 1) + max(length(other) - 1, 0),
+#   se  = s * sqrt(1 + 1/length(ref)),
+#   t   = (x - mean(ref)) / se,  p = 2 * pt(-|t|, df),
+#   interval (x - mean(ref)) +- qt(1 - (1 - conf)/2, df) * se.
+#
+# With other empty this is the classic prediction interval of one new
+# observation from a normal sample. For those cases the t statistic is
+# also derived from R's own t.test(ref, mu = x), whose statistic
+# (mean(ref) - x) / (sd(ref) / sqrt(k)) rescaled by
+# -sqrt(1/k) / sqrt(1 + 1/k) is the prediction t (t_ttest_check; null
+# where there are other runs).
+#
+# NewRunMDE(se, df, alpha, power) is the smallest shift d with power
+# P(|T'| > qt(1 - alpha/2, df)) = power, T' noncentral t with df and
+# ncp d/se, found with uniroot(tol = 1e-12) on R's pt(..., ncp = ). For
+# a noncentrality above 37.62 R's pt uses the normal approximation of
+# Abramowitz and Stegun 26.7.10, as gonum does above about 38.6; the last
+# case (2 degrees of freedom, ncp near 120) checks that branch.
+
+options(warn = -1)
+num <- function(v) {
+  if (is.nan(v)) return("\"NaN\"")
+  if (is.infinite(v)) return(if (v > 0) "\"Inf\"" else "\"-Inf\"")
+  sprintf("%.17g", v)
+}
+arr <- function(v) if (length(v) == 0) "[]" else paste0("[", paste(vapply(v, num, ""), collapse = ", "), "]")
+
+newrun <- function(name, x, ref, other, conf) {
+  k <- length(ref)
+  ss <- sum((ref - mean(ref))^2)
+  df <- k - 1
+  if (length(other) > 1) {
+    ss <- ss + sum((other - mean(other))^2)
+    df <- df + length(other) - 1
+  }
+  s <- sqrt(ss / df)
+  se <- s * sqrt(1 + 1 / k)
+  est <- x - mean(ref)
+  t <- est / se
+  p <- 2 * pt(-abs(t), df)
+  q <- qt(1 - (1 - conf) / 2, df)
+  check <- "null"
+  if (length(other) == 0) {
+    # t.test(ref, mu = x) has t' = (mean(ref) - x) / (sd(ref)/sqrt(k));
+    # the prediction t is -t' * sqrt(1/k) / sqrt(1 + 1/k), same df.
+    tt <- t.test(ref, mu = x)
+    check <- num(-tt$statistic * sqrt(1 / k) / sqrt(1 + 1 / k))
+  }
+  sprintf(paste0('    {"name": "%s", "x": %s, "ref": %s, "other": %s, "confidence": %s,\n',
+                 '     "estimate": %s, "lo": %s, "hi": %s, "s": %s, "se": %s, "df": %s, "t": %s, "p": %s, "t_ttest_check": %s}'),
+          name, num(x), arr(ref), arr(other), num(conf), num(est), num(est - q * se), num(est + q * se),
+          num(s), num(se), num(df), num(t), num(p), check)
+}
+
+mde <- function(se, df, alpha, power) {
+  tc <- qt(1 - alpha / 2, df)
+  f <- function(ncp) pt(tc, df, ncp, lower.tail = FALSE) + pt(-tc, df, ncp) - power
+  hi <- 1
+  while (f(hi) < 0) hi <- hi * 2
+  r <- uniroot(f, c(0, hi), tol = 1e-12)
+  sprintf('    {"se": %s, "df": %s, "alpha": %s, "power": %s, "shift": %s, "t_crit": %s}',
+          num(se), num(df), num(alpha), num(power), num(r$root * se), num(tc))
+}
+
+set.seed(14)
+r6 <- signif(rnorm(6, 0, 0.03), 4)
+r1 <- 0
+o9 <- signif(rnorm(9, 0.05, 0.04), 4)
+o4 <- signif(rnorm(4, -0.02, 0.02), 4)
+r3 <- signif(rnorm(3, 0, 0.01), 4)
+cases <- c(
+  newrun("same_code_6", 0.071, r6, c(), 0.95),
+  newrun("same_code_6_ci99", -0.02, r6, c(), 0.99),
+  newrun("reference_alone_9_others", 0.12, r1, o9, 0.95),
+  newrun("reference_alone_2_others", 0.3, r1, o4[1:2], 0.95),
+  newrun("groups_3_and_4", 0.015, r3, o4, 0.95),
+  newrun("groups_3_and_1", -0.04, r3, o4[1], 0.90),
+  newrun("null_at_mean", mean(r6), r6, o9, 0.95)
+)
+mdes <- c(
+  mde(0.03, 3, 0.01 / 84, 0.8),
+  mde(0.03, 4, 0.01 / 84, 0.8),
+  mde(0.02, 9, 0.01 / 84, 0.8),
+  mde(0.02, 48, 0.01 / 84, 0.8),
+  mde(0.05, 1, 0.05, 0.8),
+  mde(0.01, 19, 0.01, 0.5),
+  mde(1, 30, 0.05, 0.9),
+  mde(0.02, 2, 0.01 / 84, 0.8)
+)
+cat("{\n")
+cat('  "generator": "internal/stats/testdata/newrun.R",\n')
+cat(sprintf('  "r_version": "%s",\n', R.version.string))
+cat('  "newrun": [\n', paste(cases, collapse = ",\n"), "\n  ],\n", sep = "")
+cat('  "mde": [\n', paste(mdes, collapse = ",\n"), "\n  ]\n", sep = "")
+cat("}\n")
