@@ -195,14 +195,7 @@ func TestWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	var diag strings.Builder
-	c, err := worker.Start(ctx, "head", worker.Command{
-		Path: bins[0].Path, Args: []string{"-test.run=^" + WorkerTest + "$", "-test.bench=^$", "-test.timeout=0"},
-		Env: append(os.Environ(), "WIREBENCH_WORKER_FDS=3,4", "GOMAXPROCS=1"), Dir: pkgs[0].Dir, FDs: true,
-	}, &diag)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Kill()
+	c := startWorker(t, bins[0].Path, pkgs[0].Dir, &diag)
 	names, err := c.List(ctx, "Marshal|Sizes|External")
 	if err != nil {
 		t.Fatal(err)
@@ -235,6 +228,60 @@ func TestWorker(t *testing.T) {
 	}
 	if !strings.Contains(diag.String(), "setting up") || !strings.Contains(diag.String(), "BenchmarkBanner from TestMain") {
 		t.Errorf("the binary's own output did not reach the diagnostics:\n%s", diag.String())
+	}
+}
+
+// startWorker starts the test binary bin as a worker in dir, as the
+// engine does, its own output going to diag.
+func startWorker(t *testing.T, bin, dir string, diag *strings.Builder) *worker.Client {
+	t.Helper()
+	c, err := worker.Start(context.Background(), "head", worker.Command{
+		Path: bin, Args: []string{"-test.run=^" + WorkerTest + "$", "-test.bench=^$", "-test.timeout=0"},
+		Env: append(os.Environ(), "WIREBENCH_WORKER_FDS=3,4", "GOMAXPROCS=1"), Dir: dir, FDs: true,
+	}, diag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Kill)
+	return c
+}
+
+// TestOldLanguageVersion: the worker's files compile in a module whose
+// go.mod names an old language version (msgpack/v5 v5.3.5 says go 1.11),
+// in the package and in its external test package.
+func TestOldLanguageVersion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"go.mod":      "module example.com/old\n\ngo 1.11\n",
+		"old.go":      "package old\n\nfunc Double(n int) int { return 2 * n }\n",
+		"old_test.go": "package old\n\nimport \"testing\"\n\nfunc BenchmarkDouble(b *testing.B) {\n\tfor i := 0; i < b.N; i++ {\n\t\tDouble(i)\n\t}\n}\n",
+		"ext_test.go": "package old_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/old\"\n)\n\nfunc BenchmarkExternal(b *testing.B) {\n\tfor i := 0; i < b.N; i++ {\n\t\told.Double(i)\n\t}\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	tree := Tree{Dir: dir}
+	pkgs, err := Discover(ctx, tree, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bins, err := Build(ctx, tree, pkgs, t.TempDir())
+	if err != nil {
+		t.Fatalf("a go 1.11 module: %v", err)
+	}
+	var diag strings.Builder
+	c := startWorker(t, bins[0].Path, pkgs[0].Dir, &diag)
+	names, err := c.List(ctx, ".")
+	if want := []string{"BenchmarkDouble", "BenchmarkExternal"}; err != nil || !slices.Equal(names, want) {
+		t.Errorf("listed %q (%v), want %q", names, err, want)
+	}
+	if s, err := c.Run(ctx, "BenchmarkExternal", 100, 0); err != nil || s.Iterations != 100 {
+		t.Errorf("run: %+v, %v", s, err)
 	}
 }
 
