@@ -6,11 +6,14 @@
 # cache, and the injected slowdowns are edits of a scratch copy.
 #
 #   docs/experiments/gotest-msgpack.sh aa N        A/A: v5.4.1 against itself, N runs
-#   docs/experiments/gotest-msgpack.sh versions    v5.3.5 against v5.4.1, once
+#   docs/experiments/gotest-msgpack.sh versions [OLD]  OLD (default v5.3.5) against
+#                                                 v5.4.1, once, all benchmarks (v5.0.0
+#                                                 lacks four of v5.4.1's)
 #   docs/experiments/gotest-msgpack.sh inject PCT N  v5.4.1 against a copy whose
 #                                                 BenchmarkStructMarshal spins PCT% longer
 #
-# Each run writes run-*.json (the comparison) and run-*.log (progress) to
+# Each run writes run-*.json (the comparison), run-*.md (the report) and
+# run-*.log (progress) to
 # $WORK/<mode>/; summary.tsv has one line per run: the run, the verdict,
 # the injected benchmark's ns/op change and interval and verdict, the other
 # timings enforced as regressions, the offsets between generations.
@@ -33,7 +36,8 @@ tree() { # tree VERSION DIR: a writable copy of the module at VERSION
 
 spin() { # spin DIR PCT: BenchmarkStructMarshal's loop does PCT% more work
   local dir=$1 pct=$2 ns per
-  # The benchmark's ns/op and the cost of one spin step, measured here.
+  # The benchmark's ns/op and the cost of one spin step, measured here
+  # with one P, as the workers run (-cpu 1: GOMAXPROCS=1).
   cat >> "$dir/bench_test.go" <<'GO'
 
 var wirebenchSink uint64
@@ -53,8 +57,8 @@ func BenchmarkWirebenchSpin(b *testing.B) {
 	}
 }
 GO
-  ns=$(cd "$dir" && go test -run '^$' -bench "^$TARGET\$" -count 5 2>/dev/null | awk '/ns\/op/ {print $3}' | sort -n | sed -n 3p)
-  per=$(cd "$dir" && go test -run '^$' -bench '^BenchmarkWirebenchSpin$' -count 5 2>/dev/null | awk '/ns\/op/ {print $3/1000}' | sort -n | sed -n 3p)
+  ns=$(cd "$dir" && go test -run '^$' -bench "^$TARGET\$" -cpu 1 -count 5 2>/dev/null | awk '/ns\/op/ {print $3}' | sort -n | sed -n 3p)
+  per=$(cd "$dir" && go test -run '^$' -bench '^BenchmarkWirebenchSpin$' -cpu 1 -count 5 2>/dev/null | awk '/ns\/op/ {print $3/1000}' | sort -n | sed -n 3p)
   local steps
   steps=$(awk -v ns="$ns" -v per="$per" -v pct="$pct" 'BEGIN {printf "%d", ns*pct/100/per + 0.5}')
   echo "spin: $TARGET $ns ns/op, a step $per ns: $steps steps for $pct%" >&2
@@ -66,7 +70,7 @@ GO
 run() { # run OUT BASE HEAD
   local out=$1 base=$2 head=$3 code=0
   "$WORK/wirebench" ab --base "$base" --head "$head" --bench "$BENCH" --packages . --budget "$BUDGET" \
-    --format json > "$out.json" 2> "$out.log" || code=$?
+    --format json --report "$out.md" > "$out.json" 2> "$out.log" || code=$?
   echo "$code"
 }
 
@@ -98,10 +102,10 @@ aa)
     summary "aa-$i" "$dir/run-$i.json" "$dir/run-$i.log" "$code" | tee -a "$dir/summary.tsv"
   done ;;
 versions)
-  dir="$WORK/versions"; mkdir -p "$dir"
-  tree v5.3.5 "$dir/base"; tree v5.4.1 "$dir/head"
+  old=${2:-v5.3.5}; dir="$WORK/versions"; [ "$old" = v5.3.5 ] || dir="$WORK/versions-$old"; mkdir -p "$dir"
+  tree "$old" "$dir/base"; tree v5.4.1 "$dir/head"
   BENCH=. code=$(run "$dir/run-1" "$dir/base" "$dir/head")
-  summary "versions" "$dir/run-1.json" "$dir/run-1.log" "$code" | tee -a "$dir/summary.tsv" ;;
+  summary "versions $old" "$dir/run-1.json" "$dir/run-1.log" "$code" | tee -a "$dir/summary.tsv" ;;
 inject)
   pct=${2:?percent}; n=${3:-20}; dir="$WORK/inject-$pct"; mkdir -p "$dir"
   tree v5.4.1 "$dir/base"; tree v5.4.1 "$dir/head"; spin "$dir/head" "$pct"
