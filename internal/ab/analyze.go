@@ -3,13 +3,13 @@ package ab
 import (
 	"errors"
 	"fmt"
-	"github.com/wirebench/wirebench/internal/human"
 	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/stats"
 )

@@ -3,12 +3,12 @@ package ab
 import (
 	"context"
 	"fmt"
-	"github.com/wirebench/wirebench/internal/human"
 	"math"
 	"slices"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
 )
 
 // verdicts is where a run's judgement of the timings stands: the

@@ -2,10 +2,10 @@ package ab
 
 import (
 	"context"
-	"github.com/wirebench/wirebench/internal/human"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/human"
 )
 
 // visit is the blocks of one step, by worker index.

@@ -2,11 +2,11 @@ package plot
 
 import (
 	"fmt"
-	"github.com/wirebench/wirebench/internal/human"
 	"image/color"
 	"math"
 	"strings"
 
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"

@@ -2,7 +2,6 @@ package plot
 
 import (
 	"bytes"
-	"github.com/wirebench/wirebench/internal/human"
 	"image/png"
 	"math"
 	"math/rand/v2"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 )
 

@@ -1,10 +1,11 @@
 package plot
 
 import (
-	"github.com/wirebench/wirebench/internal/human"
 	"math"
 
 	gplot "gonum.org/v1/plot"
+
+	"github.com/wirebench/wirebench/internal/human"
 )
 
 // gonum's LogTicks labels powers of ten as bare numbers ("1e+06"); these

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/wirebench/wirebench/internal/human"
-
 	"fmt"
 	"math"
 	"regexp"
@@ -10,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 )
 

@@ -1,14 +1,13 @@
 package report
 
 import (
-	"github.com/wirebench/wirebench/internal/human"
-
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 )
 

@@ -1,11 +1,11 @@
 package report
 
 import (
-	"github.com/wirebench/wirebench/internal/human"
-
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/wirebench/wirebench/internal/human"
 )
 
 // A document is the Markdown report before it is bounded: fixed text

@@ -1,12 +1,11 @@
 package report
 
 import (
-	"github.com/wirebench/wirebench/internal/human"
-
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 )
 

@@ -1,10 +1,8 @@
 package report
 
 import (
-	"errors"
-	"github.com/wirebench/wirebench/internal/human"
-
 	"bytes"
+	"errors"
 	"fmt"
 	"html"
 	"math"
@@ -19,6 +17,7 @@ import (
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 )
 

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/wirebench/wirebench/internal/human"
-
 	"fmt"
 	"math"
 	"slices"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 )
 

@@ -1,12 +1,11 @@
 package report
 
 import (
-	"github.com/wirebench/wirebench/internal/human"
-
 	"fmt"
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
 )
 
 // The comparison method (same-runner A/B or stored baseline), the A/A check

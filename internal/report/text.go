@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/wirebench/wirebench/internal/human"
-
 	"bufio"
 	"fmt"
 	"io"
@@ -12,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
