@@ -285,7 +285,7 @@ func startProgram(ctx context.Context, side, label string, p Program, env []stri
 		}
 		names := c.Handshake().Benchmarks
 		if part.List != "" {
-			if names, err = lists.list(ctx, c, part); err != nil {
+			if names, err = lists.list(ctx, c, side, part); err != nil {
 				c.Kill()
 				m.kill()
 				return nil, m.fail(fmt.Errorf("%s: list the benchmarks: %w", partLabel, err))
@@ -296,15 +296,18 @@ func startProgram(ctx context.Context, side, label string, p Program, env []stri
 	return m, nil
 }
 
-// listCache keeps what the first generation's workers listed, by package
-// and pattern: a test binary lists its benchmarks by running each once.
+// listCache keeps what the first generation's workers listed, by build
+// side, package and pattern: a test binary lists its benchmarks by running
+// each once. The side is part of the key because the base's and the
+// head's package of one import path are different code: a benchmark the
+// pull request adds or removes is listed by one of them only.
 type listCache struct {
 	mu    sync.Mutex
 	names map[string][]string
 }
 
-func (l *listCache) list(ctx context.Context, c *worker.Client, part Part) ([]string, error) {
-	key := part.Package + "\x00" + part.List
+func (l *listCache) list(ctx context.Context, c *worker.Client, side string, part Part) ([]string, error) {
+	key := side + "\x00" + part.Package + "\x00" + part.List
 	l.mu.Lock()
 	names, ok := l.names[key]
 	l.mu.Unlock()

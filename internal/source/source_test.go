@@ -122,3 +122,59 @@ func TestShardsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestGoTestOneSided compares two trees of one module whose benchmarks
+// differ: the base has BenchmarkKept and BenchmarkGone, the head
+// BenchmarkKept and BenchmarkAdded. Both sides list their own benchmarks
+// (their workers start at the same time, and a list one side made must
+// not stand for the other's), so the result names the one removed and the
+// one added, and measures only the one in common.
+func TestGoTestOneSided(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two test binaries")
+	}
+	tree := func(benchmarks ...string) string {
+		dir := t.TempDir()
+		src := "package wire\n\nimport \"testing\"\n"
+		for _, b := range benchmarks {
+			src += fmt.Sprintf("\nfunc Benchmark%s(b *testing.B) {\n\ts := 0\n\tfor i := 0; i < b.N; i++ {\n\t\ts += i\n\t}\n\t_ = s\n}\n", b)
+		}
+		for name, content := range map[string]string{
+			"go.mod":       "module example.com/wire\n\ngo 1.22\n",
+			"wire.go":      "package wire\n",
+			"wire_test.go": src,
+		} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	ctx := context.Background()
+	target := GoTest{Packages: []string{"./..."}, Bench: "."}.Target(Plan{})
+	work := t.TempDir()
+	var progs [2]ab.Program
+	for i, dir := range []string{tree("Kept", "Gone"), tree("Kept", "Added")} {
+		p, err := target.Build(ctx, dir, filepath.Join(work, fmt.Sprint(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs[i] = p
+	}
+	for run := range 3 { // the two sides' lists race: more than one run
+		o, err := ab.Run(ctx, ab.Processes(progs[0], progs[1], ab.StartOptions{}),
+			ab.Options{Budget: 300 * time.Millisecond, ConfirmBudget: -1, MinRounds: 2, Seed: uint64(run + 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		const pkg = "example.com/wire "
+		if got := fmt.Sprint(o.Result.Missing, o.Result.New); got != "["+pkg+"BenchmarkGone] ["+pkg+"BenchmarkAdded]" {
+			t.Errorf("run %d: only in the base, only in the head: %s", run, got)
+		}
+		for _, c := range o.Result.Comparisons {
+			if c.Name != pkg+"BenchmarkKept" {
+				t.Errorf("run %d: compared %q", run, c.Name)
+			}
+		}
+	}
+}
