@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/baseline/baselinetest"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
@@ -41,26 +42,8 @@ func TestFreshArgs(t *testing.T) {
 // slower by f.
 func historyOf(t *testing.T) (*baseline.Baseline, func(f float64) *results.Results) {
 	t.Helper()
-	mk := func(k int, f float64) *results.Results {
-		r := results.New("default", results.Env{Machine: "m", Commit: "c", Time: time.Date(2026, 1, 1, k, 0, 0, 0, time.UTC)})
-		for i, name := range []string{"BenchmarkSerialize/codec=raw/dataset=small", "BenchmarkDeserialize/codec=raw/dataset=small"} {
-			b := results.Benchmark{Name: name}
-			level := 100 * float64(i+1) * (1 + 0.004*float64((3*k+i)%5-2))
-			if i == 0 {
-				level *= f
-			}
-			for j := range 10 {
-				b.Add(results.UnitNsPerOp, level*(1+0.001*float64(j%3-1)))
-			}
-			r.Benchmarks = append(r.Benchmarks, b)
-		}
-		return r
-	}
-	var b *baseline.Baseline
-	for k := range 8 {
-		b = baseline.Refresh(b, mk(k, 1), "", 50)
-	}
-	return b, func(f float64) *results.Results { return mk(9, f) }
+	return baselinetest.History([]string{"BenchmarkSerialize/codec=raw/dataset=small", "BenchmarkDeserialize/codec=raw/dataset=small"},
+		func(k, i int) float64 { return 0.004 * float64((3*k+i)%5-2) })
 }
 
 // TestConfirmStep: a timing regression that would fail the run is

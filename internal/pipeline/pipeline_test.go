@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/baseline/baselinetest"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
@@ -158,34 +159,16 @@ func TestMeasureLike(t *testing.T) {
 
 // confirmWorld is a baseline with eight runs of history of four
 // benchmarks, each within a fraction of a percent between runs, and a
-// candidate whose first benchmark is slow by f.
-func confirmWorld(f float64) (*baseline.Baseline, func(slow float64) *results.Results) {
-	mk := func(k int, slow float64) *results.Results {
-		r := results.New("default", results.Env{Machine: "m", Commit: "c", Time: time.Date(2026, 1, 1, k, 0, 0, 0, time.UTC)})
-		for i, name := range []string{"BenchmarkA", "BenchmarkB", "BenchmarkC", "BenchmarkD"} {
-			b := results.Benchmark{Name: name}
-			level := 100 * float64(i+1) * (1 + 0.003*float64((k*3+i*5)%7-3))
-			if i == 0 {
-				level *= slow
-			}
-			for j := range 10 {
-				b.Add(results.UnitNsPerOp, level*(1+0.001*float64(j%3-1)))
-			}
-			r.Benchmarks = append(r.Benchmarks, b)
-		}
-		return r
-	}
-	var b *baseline.Baseline
-	for k := range 8 {
-		b = baseline.Refresh(b, mk(k, 1), "", 50)
-	}
-	return b, func(slow float64) *results.Results { return mk(9, slow) }
+// candidate whose first benchmark is slow by the factor given.
+func confirmWorld() (*baseline.Baseline, func(slow float64) *results.Results) {
+	return baselinetest.History([]string{"BenchmarkA", "BenchmarkB", "BenchmarkC", "BenchmarkD"},
+		func(k, i int) float64 { return 0.003 * float64((k*3+i*5)%7-3) })
 }
 
 // TestConfirm: a timing regression that fails the run is measured again
 // in a second process; it fails the run only if it reproduces there.
 func TestConfirm(t *testing.T) {
-	base, cand := confirmWorld(1)
+	base, cand := confirmWorld()
 	tests := []struct {
 		name       string
 		first, re  float64
