@@ -77,6 +77,48 @@ type TimingGate struct {
 	// (see speedCheck); nil when it could not be (too little history,
 	// fewer than 3 timings).
 	Speed *SpeedCheck
+	// Dispersion says how much wider this run's timings spread against
+	// the history than the history's runs spread among themselves, and
+	// whether the tests were widened for it; nil when no timing was
+	// tested against the history.
+	Dispersion *Dispersion
+}
+
+// MinDispersionTimings is how many timings tested against the history a
+// run needs before their dispersion (stats.Dispersion) is estimated and
+// applied: the median of fewer says too little of the run as a whole.
+const MinDispersionTimings = 10
+
+// Dispersion is genomic control of one run's timings against the history
+// (stats.Dispersion): Lambda, at least 1, is the median of their squared
+// t statistics over its value under the null. Measured on the 2-core
+// machine: a history of 5 runs made back to back, then checks over the
+// next 40 minutes on unchanged code, moved single benchmarks by up to
+// ±36% (1 in 100 beyond ±20%) where those 5 runs varied by ±2.9%
+// (median), λ 1.0 to 4.1 on quiet checks. Such a history understates how
+// much a run at another time moves, and every timing judged by it alone
+// would cry wolf as soon as the history is long enough for its Student's
+// t to be sharp; dividing every t by sqrt(λ) keeps the error rate (see
+// TestDispersionRestoresErrorRate in internal/stats) and leaves a run the
+// history describes well as it was.
+type Dispersion struct {
+	// Lambda is the inflation of the variance; the tests' standard errors
+	// were multiplied by sqrt(Lambda) when Applied.
+	Lambda float64
+	// Timings is how many timings it was estimated from.
+	Timings int
+	// Applied is set when Lambda > 1 and there were at least
+	// MinDispersionTimings timings.
+	Applied bool
+}
+
+// Widening is the factor the timings' intervals were widened by:
+// sqrt(Lambda) when applied, 1 otherwise.
+func (d *Dispersion) Widening() float64 {
+	if d == nil || !d.Applied {
+		return 1
+	}
+	return math.Sqrt(d.Lambda)
 }
 
 // SpeedCheck says whether the candidate ran in the conditions the history

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -330,5 +331,74 @@ func TestHistorySpeedOutside(t *testing.T) {
 	c := find(t, res, benchName(3), results.UnitNsPerOp)
 	if c.Verdict != Regression || !strings.Contains(c.NotEnforced, "×1.4") {
 		t.Errorf("the doubled benchmark: %s, not enforced %q; want a regression, reported with the shift", c.Verdict, c.NotEnforced)
+	}
+}
+
+// TestHistoryDrift: a history of 20 runs made back to back (each
+// benchmark moving by 1-3% between them), then checks at another time,
+// when every benchmark moves 2.5 times as much (seen on a two-core
+// machine: ±2.9% within a burst of 5 runs, ±4-7% 10-40 minutes later).
+// Judged by the history alone (19 degrees of freedom, a sharp Student's
+// t) unchanged code would fail often; the run's dispersion (λ, the
+// median squared t over its null value) widens every test, so it fails
+// at most 3% of trials, λ says how understated the history was, and a
+// 40% slowdown of one benchmark still fails the run. Where the history
+// describes the checks well, λ stays near 1 and widens little.
+func TestHistoryDrift(t *testing.T) {
+	trials := 200
+	if testing.Short() {
+		trials = 40
+	}
+	w := newWorld(5, 30, 0.01, 0.03, 0.01)
+	base, h := w.history(20, "m1", commitEach)
+	calm := append([]float64(nil), w.noise...)
+	drift := make([]float64, len(calm))
+	for i, s := range calm {
+		drift[i] = 2.5 * s
+	}
+	o := Defaults()
+	o.History = h
+	run := func(noise []float64, change map[int]float64) *Result {
+		w.noise = noise
+		res, err := Compare(base, w.process("m1", "pr", change), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	var failed, caught int
+	var lambdas, calmLambdas []float64
+	for range trials {
+		res := run(drift, nil)
+		if res.Failed(FailOnRegression) {
+			failed++
+		}
+		d := res.Gate.Dispersion
+		if d == nil || d.Timings != 30 {
+			t.Fatalf("dispersion %+v, want one estimated from the 30 timings", d)
+		}
+		lambdas = append(lambdas, d.Lambda)
+		if res := run(drift, map[int]float64{0: 1.4}); res.Failed(FailOnRegression) {
+			caught++
+		}
+		calmLambdas = append(calmLambdas, run(calm, nil).Gate.Dispersion.Lambda)
+	}
+	med := func(v []float64) float64 {
+		s := append([]float64(nil), v...)
+		slices.Sort(s)
+		return s[len(s)/2]
+	}
+	t.Logf("%d trials: unchanged code failed %d against a drifted machine, median λ %.2f (calm %.2f); ×1.4 of one benchmark failed the run in %d", trials, failed, med(lambdas), med(calmLambdas), caught)
+	if rate := float64(failed) / float64(trials); rate > 0.03 {
+		t.Errorf("drift: unchanged code failed %.1f%% of trials, want at most 3%%", 100*rate)
+	}
+	if m := med(lambdas); m < 2 {
+		t.Errorf("drift: median λ %.2f, want well above 1 (every benchmark moves 2.5 times as much as in the history)", m)
+	}
+	if m := med(calmLambdas); m > 1.6 {
+		t.Errorf("calm: median λ %.2f, want near 1", m)
+	}
+	if rate := float64(caught) / float64(trials); rate < 0.8 {
+		t.Errorf("drift: a 40%% slowdown failed the run in %.1f%% of trials, want at least 80%%", 100*rate)
 	}
 }

@@ -99,6 +99,10 @@ func testNoisy(ns []noisy, shifts map[int]*Shift, h *historyModel, opts Options)
 		default:
 			rankSum(n.c, n.p.b, cand)
 		}
+	}
+	h.gate.Dispersion = disperse(ns)
+	for i := range ns {
+		n := &ns[i]
 		if n.c.NotEnforced != "" {
 			reported = append(reported, n.c)
 		} else {
@@ -157,6 +161,40 @@ func (h *historyModel) testTiming(n *noisy, cand []float64, confidence float64) 
 	c.Lo, c.Hi = math.Exp(t.Lo), math.Exp(t.Hi)
 	c.P, c.Test, c.DF = t.P, TestNewRun, t.DF
 	n.between = &t
+}
+
+// disperse estimates the dispersion of the timings of ns tested against
+// the history (stats.Dispersion) and, with at least MinDispersionTimings
+// of them and lambda above 1, widens every one of those tests by
+// sqrt(lambda): their standard errors, intervals and p-values. nil when
+// no timing was tested against the history.
+func disperse(ns []noisy) *Dispersion {
+	var tested []*noisy
+	var ts []stats.NewRunTest
+	for i := range ns {
+		if ns[i].between != nil {
+			tested = append(tested, &ns[i])
+			ts = append(ts, *ns[i].between)
+		}
+	}
+	if len(ts) == 0 {
+		return nil
+	}
+	lambda, err := stats.Dispersion(ts)
+	if err != nil {
+		return nil
+	}
+	d := &Dispersion{Lambda: lambda, Timings: len(ts), Applied: lambda > 1 && len(ts) >= MinDispersionTimings}
+	if !d.Applied {
+		return d
+	}
+	f := d.Widening()
+	for _, n := range tested {
+		t := n.between.Inflate(f)
+		n.between = &t
+		n.c.Lo, n.c.Hi, n.c.P = math.Exp(t.Lo), math.Exp(t.Hi), t.P
+	}
+	return d
 }
 
 // rankSum sets c.P to the Mann–Whitney p-value of b against cand: 1 when

@@ -175,8 +175,13 @@ func gateSentence(r *compare.Result, plain bool) string {
 		return warn(fmt.Sprintf("Timings are reported, not enforced: a benchmark's median moves from one process to the next by more than the samples of one run can show, and the baseline's history has %s measured with this run's settings, of the %d needed to estimate how much. %s more %s of the baseline (`update`, e.g. on pushes to the default branch) make timings gate. Sizes and allocations gate as usual.",
 			human.Plural(g.Runs, "run", "runs"), g.Needed, capitalize(human.Count(g.MoreRuns())), pick(g.MoreRuns() == 1, "run", "runs")))
 	}
-	return fmt.Sprintf("Timings are judged against the baseline's history: %s measured with this run's settings%s. This run counts as one more; a timing changed when its median lies outside what those runs show for it.",
+	out := fmt.Sprintf("Timings are judged against the baseline's history: %s measured with this run's settings%s. This run counts as one more; a timing changed when its median lies outside what those runs show for it.",
 		human.Plural(g.Runs, "run", "runs"), code)
+	if d := g.Dispersion; d != nil && d.Applied {
+		out += fmt.Sprintf(" This run's timings lie ×%.2f farther from the history than its runs lie from each other (the median over %s): the history saw less variation than this run met, so every timing's interval is widened by ×%.2f.",
+			d.Widening(), human.Plural(d.Timings, "timing", "timings"), d.Widening())
+	}
+	return out
 }
 
 // diffText lists setting differences: "budget: 1m0s → 20s; samples: 15 → 9".

@@ -102,6 +102,9 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 		if s := g.Speed; s != nil {
 			doc.History.Speed = &jsonSpeed{Shift: num(s.Shift), Lo: num(s.Lo), Hi: num(s.Hi), Outside: s.Outside}
 		}
+		if d := g.Dispersion; d != nil {
+			doc.History.Dispersion = &jsonDispersion{Lambda: num(d.Lambda), Timings: d.Timings, Applied: d.Applied, Widening: num(d.Widening())}
+		}
 	}
 	if s := r.Shift; s != nil {
 		doc.SpeedShift = &jsonShift{Estimate: num(s.Estimate), CILow: num(s.Lo), CIHigh: num(s.Hi), N: s.N, Applied: s.Applied, Reason: s.Reason,
@@ -225,6 +228,17 @@ type jsonHistory struct {
 	SettingsMatch  bool       `json:"settings_match"`
 	SettingsDiffer []jsonDiff `json:"settings_differ"`
 	Speed          *jsonSpeed `json:"speed"`
+	// Dispersion is compare.Dispersion: lambda, the timings it was
+	// estimated from, whether it was applied, and the widening of the
+	// intervals (sqrt(lambda) when applied, 1 otherwise).
+	Dispersion *jsonDispersion `json:"dispersion"`
+}
+
+type jsonDispersion struct {
+	Lambda   num  `json:"lambda"`
+	Timings  int  `json:"timings"`
+	Applied  bool `json:"applied"`
+	Widening num  `json:"widening"`
 }
 
 type jsonSpeed struct {

@@ -414,3 +414,35 @@ func medians(r *results.Results) map[string]map[string]float64 {
 	}
 	return out
 }
+
+// TestGateSentenceDispersion: when the run's timings were widened for
+// their dispersion against the history, the history's sentence says by
+// how much and from how many timings; when not applied it says nothing of
+// it.
+func TestGateSentenceDispersion(t *testing.T) {
+	tests := []struct {
+		name string
+		d    *compare.Dispersion
+		want string // "" : no dispersion sentence
+	}{
+		{"applied", &compare.Dispersion{Lambda: 4, Timings: 84, Applied: true}, "lie ×2.00 farther from the history than its runs lie from each other (the median over 84 timings)"},
+		{"lambda 1", &compare.Dispersion{Lambda: 1, Timings: 84}, ""},
+		{"not applied (too few timings)", &compare.Dispersion{Lambda: 9, Timings: 4}, ""},
+		{"none", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &compare.Result{
+				Comparisons: []compare.Comparison{{Name: "BenchmarkX", Unit: results.UnitNsPerOp, Kind: compare.Noisy, Verdict: compare.Unchanged, Test: compare.TestNewRun}},
+				Gate:        &compare.TimingGate{Runs: 6, Needed: compare.MinHistoryRuns, Dispersion: tt.d},
+			}
+			got := gateSentence(r, true)
+			if !strings.HasPrefix(got, "Timings are judged against the baseline's history: 6 runs") {
+				t.Fatalf("sentence %q", got)
+			}
+			if has := strings.Contains(got, "farther from the history"); has != (tt.want != "") || !strings.Contains(got, tt.want) {
+				t.Errorf("sentence %q, want it to contain %q", got, tt.want)
+			}
+		})
+	}
+}

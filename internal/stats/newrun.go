@@ -173,3 +173,54 @@ func mean(v []float64) float64 {
 	}
 	return s / float64(len(v))
 }
+
+// Dispersion is the inflation factor λ of the new-run tests ts of one
+// run, each against its own benchmark's history: the median over the
+// tests of T²/m(DF), where m(df) = t(0.75, df)² is the median of T²
+// under the null (T² ~ F(1, df)), and never below 1. It is genomic
+// control (Devlin and Roeder, "Genomic control for association studies",
+// Biometrics 1999), applied to benchmarks: every benchmark of the run is
+// tested against the same history, most are unchanged by any one change,
+// so when the run's tests are spread wider than the null allows the
+// history's runs varied less than runs at other times do (runs made back
+// to back, a machine that drifted since) and every test is inflated by
+// the same factor. The median lets a minority of changed benchmarks
+// barely move it. Dividing every T by sqrt(λ) (NewRunTest.Inflate)
+// keeps the error rate where the history understates the spread, and
+// changes nothing where it does not (λ = 1).
+//
+// It needs at least one test, every one with DF >= 1 and a finite T.
+func Dispersion(ts []NewRunTest) (float64, error) {
+	if len(ts) == 0 {
+		return 0, fmt.Errorf("stats: dispersion: no tests: %w", ErrTooFew)
+	}
+	r := make([]float64, len(ts))
+	for i, t := range ts {
+		if !(t.DF >= 1) || math.IsInf(t.DF, 1) || math.IsNaN(t.T) || math.IsInf(t.T, 0) {
+			return 0, fmt.Errorf("stats: dispersion: test %d has T = %v on %v degrees of freedom, want finite T on DF >= 1: %w", i, t.T, t.DF, ErrArgument)
+		}
+		q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: t.DF}.Quantile(0.75)
+		r[i] = t.T * t.T / (q * q)
+	}
+	m, err := Median(r)
+	if err != nil {
+		return 0, fmt.Errorf("stats: dispersion: %w", err)
+	}
+	return math.Max(m, 1), nil
+}
+
+// Inflate returns t with its standard error (and the spread S) multiplied
+// by f: T divided by f, and P and the interval, at t's confidence,
+// recomputed on the same degrees of freedom. An f below 1 or not finite
+// returns t unchanged: inflation only ever widens.
+func (t NewRunTest) Inflate(f float64) NewRunTest {
+	if !(f > 1) || math.IsInf(f, 1) {
+		return t
+	}
+	dist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: t.DF}
+	t.S, t.SE, t.T = t.S*f, t.SE*f, t.T/f
+	half := dist.Quantile(1-(1-t.Confidence)/2) * t.SE
+	t.Lo, t.Hi = t.Estimate-half, t.Estimate+half
+	t.P = math.Min(1, 2*dist.Survival(math.Abs(t.T)))
+	return t
+}

@@ -34,6 +34,21 @@ type newRunReference struct {
 		Power num `json:"power"`
 		Shift num `json:"shift"`
 	} `json:"mde"`
+	Inflate []struct {
+		Case string `json:"case"`
+		F    num    `json:"f"`
+		SE   num    `json:"se"`
+		T    num    `json:"t"`
+		P    num    `json:"p"`
+		Lo   num    `json:"lo"`
+		Hi   num    `json:"hi"`
+	} `json:"inflate"`
+	Dispersion []struct {
+		Name   string `json:"name"`
+		T      []num  `json:"t"`
+		DF     []num  `json:"df"`
+		Lambda num    `json:"lambda"`
+	} `json:"dispersion"`
 }
 
 func loadNewRunReference(t *testing.T) *newRunReference {
@@ -141,4 +156,95 @@ func TestNewRunMDEGrowsWithFewerRuns(t *testing.T) {
 	a, _ := NewRunMDE(0.01, 9, 0.01, 0.8)
 	b, _ := NewRunMDE(0.03, 9, 0.01, 0.8)
 	checkNear(t, "shift at 3x se", b, 3*a, 1e-9, 0)
+}
+
+// TestInflateReference: a NewRun test inflated by f agrees with R's
+// t, p and interval on an se f times larger, to 1e-9 relative.
+func TestInflateReference(t *testing.T) {
+	ref := loadNewRunReference(t)
+	if len(ref.Inflate) == 0 {
+		t.Fatal("testdata/newrun.json holds no inflate cases")
+	}
+	for _, c := range ref.Inflate {
+		t.Run(c.Case, func(t *testing.T) {
+			var base *NewRunTest
+			for _, n := range ref.NewRun {
+				if n.Name == c.Case {
+					got, err := NewRun(float64(n.X), floats(n.Ref), floats(n.Other), float64(n.Confidence))
+					if err != nil {
+						t.Fatal(err)
+					}
+					base = &got
+				}
+			}
+			if base == nil {
+				t.Fatalf("no newrun case %q", c.Case)
+			}
+			got := base.Inflate(float64(c.F))
+			checkNear(t, "se", got.SE, float64(c.SE), 1e-9, 0)
+			checkNear(t, "t", got.T, float64(c.T), 1e-9, 1e-12)
+			checkNear(t, "p", got.P, float64(c.P), 1e-9, 0)
+			checkNear(t, "lo", got.Lo, float64(c.Lo), 1e-9, 1e-12)
+			checkNear(t, "hi", got.Hi, float64(c.Hi), 1e-9, 1e-12)
+			checkNear(t, "estimate", got.Estimate, base.Estimate, 0, 0)
+			checkNear(t, "df", got.DF, base.DF, 0, 0)
+		})
+	}
+}
+
+// TestInflateOnlyWidens: a factor at or below 1, or not finite, leaves
+// the test as it was.
+func TestInflateOnlyWidens(t *testing.T) {
+	base, err := NewRun(0.05, []float64{0, 0.01, -0.02, 0.015, 0.002}, nil, 0.99)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []float64{1, 0.5, 0, -2, math.NaN(), math.Inf(1)} {
+		if got := base.Inflate(f); got != base {
+			t.Errorf("Inflate(%v) = %+v, want %+v unchanged", f, got, base)
+		}
+	}
+}
+
+// TestDispersionReference: lambda agrees with R's max(1, median(t^2 /
+// qt(0.75, df)^2)) to 1e-9 relative (null tests give 1 after the floor,
+// tests twice as wide 2.9 in R's sample, 4 in expectation).
+func TestDispersionReference(t *testing.T) {
+	ref := loadNewRunReference(t)
+	if len(ref.Dispersion) == 0 {
+		t.Fatal("testdata/newrun.json holds no dispersion cases")
+	}
+	for _, c := range ref.Dispersion {
+		t.Run(c.Name, func(t *testing.T) {
+			ts := make([]NewRunTest, len(c.T))
+			for i := range c.T {
+				ts[i] = NewRunTest{T: float64(c.T[i]), DF: float64(c.DF[i])}
+			}
+			got, err := Dispersion(ts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkNear(t, "lambda", got, float64(c.Lambda), 1e-9, 0)
+		})
+	}
+}
+
+func TestDispersionErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		ts   []NewRunTest
+		want error
+	}{
+		{"none", nil, ErrTooFew},
+		{"no degree of freedom", []NewRunTest{{T: 1, DF: 0}}, ErrArgument},
+		{"NaN", []NewRunTest{{T: math.NaN(), DF: 4}}, ErrArgument},
+		{"infinite", []NewRunTest{{T: math.Inf(-1), DF: 4}}, ErrArgument},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := Dispersion(tt.ts); !errors.Is(err, tt.want) {
+				t.Errorf("error %v, want %v", err, tt.want)
+			}
+		})
+	}
 }

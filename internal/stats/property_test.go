@@ -206,3 +206,100 @@ func TestSamplesForInvertsMDE(t *testing.T) {
 		}
 	}
 }
+
+// TestDispersionRestoresErrorRate: 84 benchmarks, each with its own
+// spread between runs, a history of 5 runs, and a candidate run that
+// varies c times more than the history's runs did (runs made back to
+// back, then a check at another time). Judged on the history alone, the
+// family-wise false-alarm rate at Holm-adjusted alpha 1% is far above 1%
+// when c = 2; with every test inflated by the run's Dispersion it is back
+// near 1%, it is no higher than judged as measured when the history
+// tells the truth (c = 1), and a shift of 20 of the candidate's spreads
+// in one benchmark is still caught (5 runs leave 4 degrees of freedom:
+// the critical |t| at Holm's level of 84 tests is 14.9).
+func TestDispersionRestoresErrorRate(t *testing.T) {
+	trials := 1000
+	if testing.Short() {
+		trials = 200
+	}
+	const benchmarks, runs, alpha = 84, 5, 0.01
+	r := rand.New(rand.NewPCG(14, 1999))
+	// trial returns whether any benchmark was flagged as measured and
+	// after inflation, and whether benchmark 0 was.
+	trial := func(c, shift float64) (raw, inflated, target bool) {
+		ts := make([]NewRunTest, benchmarks)
+		for b := range ts {
+			s := 0.03 * math.Exp(0.4*r.NormFloat64()) // spreads of 1.5-6%
+			ref := make([]float64, runs)
+			for i := range ref {
+				ref[i] = s * r.NormFloat64()
+			}
+			x := c * s * r.NormFloat64()
+			if b == 0 {
+				x += shift * s
+			}
+			nt, err := NewRun(x, ref, nil, 0.99)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts[b] = nt
+		}
+		lambda, err := Dispersion(ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flagged := func(ts []NewRunTest) (any, first bool) {
+			ps := make([]float64, len(ts))
+			for i, nt := range ts {
+				ps[i] = nt.P
+			}
+			adj := Holm(ps)
+			for i, p := range adj {
+				if p < alpha {
+					any = true
+					first = first || i == 0
+				}
+			}
+			return any, first
+		}
+		raw, _ = flagged(ts)
+		for i := range ts {
+			ts[i] = ts[i].Inflate(math.Sqrt(lambda))
+		}
+		inflated, target = flagged(ts)
+		return raw, inflated, target
+	}
+	rate := func(c, shift float64) (raw, inflated, target float64) {
+		var nr, ni, nt int
+		for range trials {
+			a, b, tg := trial(c, shift)
+			nr, ni, nt = nr+b2i(a), ni+b2i(b), nt+b2i(tg)
+		}
+		n := float64(trials)
+		return float64(nr) / n, float64(ni) / n, float64(nt) / n
+	}
+	raw2, inf2, _ := rate(2, 0)
+	raw1, inf1, _ := rate(1, 0)
+	_, _, caught := rate(2, 20*2)
+	t.Logf("%d trials of %d benchmarks, %d runs of history: history understated 2x: any flagged %.1f%% as judged, %.1f%% inflated; history right: %.1f%% / %.1f%%; shift of 20 candidate spreads in one benchmark (2x understated): caught %.1f%%",
+		trials, benchmarks, runs, 100*raw2, 100*inf2, 100*raw1, 100*inf1, 100*caught)
+	if raw2 < 0.05 {
+		t.Errorf("understated history: raw false-alarm rate %.3f, expected far above alpha (the test shows nothing)", raw2)
+	}
+	if inf2 > 0.025 {
+		t.Errorf("understated history: inflated false-alarm rate %.3f > 0.025", inf2)
+	}
+	if inf1 > raw1 || inf1 > 0.02 {
+		t.Errorf("true history: inflated rate %.3f (raw %.3f), want <= raw and <= 0.02", inf1, raw1)
+	}
+	if caught < 0.7 {
+		t.Errorf("a shift of 20 candidate spreads caught in %.3f of trials, want >= 0.7", caught)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

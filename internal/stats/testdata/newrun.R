@@ -30,6 +30,11 @@
 # a noncentrality above 37.62 R's pt uses the normal approximation of
 # Abramowitz and Stegun 26.7.10, as gonum does above about 38.6; the last
 # case (2 degrees of freedom, ncp near 120) checks that branch.
+#
+# Dispersion(tests) is genomic control's lambda over the tests' (t, df):
+# max(1, median(t^2 / qt(0.75, df)^2)), qt(0.75, df)^2 being the median
+# of F(1, df). Inflate(f) of a NewRun case multiplies its se by f:
+# t / f, p = 2 * pt(-|t / f|, df), interval est +- qt(...) * se * f.
 
 options(warn = -1)
 num <- function(v) {
@@ -101,9 +106,41 @@ mdes <- c(
   mde(1, 30, 0.05, 0.9),
   mde(0.02, 2, 0.01 / 84, 0.8)
 )
+inflate <- function(name, x, ref, other, conf, f) {
+  k <- length(ref)
+  ss <- sum((ref - mean(ref))^2)
+  df <- k - 1
+  if (length(other) > 1) {
+    ss <- ss + sum((other - mean(other))^2)
+    df <- df + length(other) - 1
+  }
+  se <- sqrt(ss / df) * sqrt(1 + 1 / k) * f
+  est <- x - mean(ref)
+  q <- qt(1 - (1 - conf) / 2, df)
+  sprintf('    {"case": "%s", "f": %s, "se": %s, "t": %s, "p": %s, "lo": %s, "hi": %s}',
+          name, num(f), num(se), num(est / se), num(2 * pt(-abs(est / se), df)), num(est - q * se), num(est + q * se))
+}
+dispersion <- function(name, t, df) {
+  sprintf('    {"name": "%s", "t": %s, "df": %s, "lambda": %s}', name, arr(t), arr(df),
+          num(max(1, median(t^2 / qt(0.75, df)^2))))
+}
+set.seed(1999)
+inflates <- c(
+  inflate("same_code_6", 0.071, r6, c(), 0.95, 1.7),
+  inflate("reference_alone_9_others", 0.12, r1, o9, 0.95, 2.25),
+  inflate("groups_3_and_1", -0.04, r3, o4[1], 0.90, 1.05)
+)
+disps <- c(
+  dispersion("null_4df_84", signif(rt(84, 4), 6), rep(4, 84)),
+  dispersion("inflated_2x_4df_84", signif(2 * rt(84, 4), 6), rep(4, 84)),
+  dispersion("mixed_df_odd", signif(c(1.5 * rt(7, 3), 1.5 * rt(6, 9)), 6), c(rep(3, 7), rep(9, 6))),
+  dispersion("below_one", c(0.1, -0.2, 0.05, 0.3), c(4, 4, 19, 19))
+)
 cat("{\n")
 cat('  "generator": "internal/stats/testdata/newrun.R",\n')
 cat(sprintf('  "r_version": "%s",\n', R.version.string))
 cat('  "newrun": [\n', paste(cases, collapse = ",\n"), "\n  ],\n", sep = "")
-cat('  "mde": [\n', paste(mdes, collapse = ",\n"), "\n  ]\n", sep = "")
+cat('  "mde": [\n', paste(mdes, collapse = ",\n"), "\n  ],\n", sep = "")
+cat('  "inflate": [\n', paste(inflates, collapse = ",\n"), "\n  ],\n", sep = "")
+cat('  "dispersion": [\n', paste(disps, collapse = ",\n"), "\n  ]\n", sep = "")
 cat("}\n")
