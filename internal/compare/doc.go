@@ -14,8 +14,10 @@
 // the batch size) and estimate noisy ones (noisy.go); prepare the
 // baseline's history (history.go); estimate the machine's speed shift,
 // per shard when the candidate was merged from shards (shift.go); test
-// (timings against the history by the new-run test, other noisy metrics
-// by Mann–Whitney on the samples) and adjust the p-values, the enforced
+// (timings against the history by the new-run test, widened together by
+// the run's dispersion against the history when it spreads wider than the
+// history's runs did, Dispersion; other noisy metrics by Mann–Whitney on
+// the samples) and adjust the p-values, the enforced
 // comparisons apart from those only reported (noisy.go); judge
 // (judge.go).
 //
