@@ -689,3 +689,71 @@ func TestGenerationsAbsorbOffsets(t *testing.T) {
 		t.Errorf("A/A check noisy: %v", o.Result.AA.Flagged)
 	}
 }
+
+// TestMinRoundsPerPhase: with a budget too short for any round, a phase
+// still makes MinRounds rounds, spread over its generations, each of which
+// makes at least minGenerationRounds: not MinRounds in every generation,
+// which with many generations made the run several times its budget.
+func TestMinRoundsPerPhase(t *testing.T) {
+	tests := []struct{ generations, minRounds, want int }{
+		{1, 5, 5},
+		{2, 5, 5}, // 3 + 2
+		{4, 5, 8}, // 2 in each
+		{3, 9, 9}, // 3 in each
+		{16, 5, 32},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%d generations, min %d", tt.generations, tt.minRounds), func(t *testing.T) {
+			fk := &fakes{names: names(3), noise: 0.01}
+			o, err := Run(context.Background(), fk.spawner(1), Options{Seed: 1, Budget: time.Nanosecond, ConfirmBudget: -1,
+				Generations: tt.generations, MinRounds: tt.minRounds, Reps: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Rounds != tt.want || o.Generations != tt.generations {
+				t.Errorf("%d rounds on %d generations, want %d on %d", o.Rounds, o.Generations, tt.want, tt.generations)
+			}
+		})
+	}
+}
+
+// TestReplanFromVisits: after the first round the visits per round are
+// planned again from what each task's visits took: a task whose visits
+// cost four times what the model said gets a quarter of the visits of
+// one as cheap as modelled, and the round fits the time left as the
+// first plan meant it to.
+func TestReplanFromVisits(t *testing.T) {
+	r := newRun(nil, Options{Seed: 1})
+	r.opts.defaults()
+	r.ws = make([]Worker, 2)
+	r.nsPerOp = []float64{1000, 1000}
+	r.tasks = []task{{bench: 0, n: 100}, {bench: 1, n: 100}}
+	const available = 10 * time.Second
+	r.plan(available, 0)
+	first := []int{r.tasks[0].reps, r.tasks[1].reps}
+	if first[0] != first[1] {
+		t.Fatalf("first plan: visits %v, want equal for equal models", first)
+	}
+	// The model: 2 × (100 µs of work + 150 µs overhead) = 500 µs a visit.
+	// Measured: task 0 at 2 ms a visit, task 1 at 500 µs.
+	r.spent = []time.Duration{time.Duration(first[0]) * 2 * time.Millisecond, time.Duration(first[1]) * 500 * time.Microsecond}
+	r.visited = first
+	r.replanUntil = time.Now().Add(available)
+	round := r.replan(time.Second)
+	if !r.replanUntil.IsZero() {
+		t.Error("replan left itself pending")
+	}
+	got := []int{r.tasks[0].reps, r.tasks[1].reps}
+	if ratio := float64(got[1]) / float64(got[0]); ratio < 3.5 || ratio > 4.5 {
+		t.Errorf("visits after replanning %v: ratio %.2f, want about 4", got, ratio)
+	}
+	want := time.Duration(got[0])*2*time.Millisecond + time.Duration(got[1])*500*time.Microsecond
+	if round != want || r.planned != want {
+		t.Errorf("predicted round %v (kept %v), want %v from the measured costs", round, r.planned, want)
+	}
+	// Without a measured visit of every task nothing changes.
+	r.visited[1], r.replanUntil = 0, time.Now().Add(available)
+	if d := r.replan(time.Second); d != time.Second || r.tasks[0].reps != got[0] {
+		t.Errorf("with a task unvisited: round %v, visits %d; want the first round's and the plan kept", d, r.tasks[0].reps)
+	}
+}

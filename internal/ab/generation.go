@@ -56,6 +56,12 @@ type Spawner func(ctx context.Context, names []string, aa bool) (*Generation, er
 // generations, workers that ran 10-20 s by about ±1.2%.
 const minGeneration = 8 * time.Second
 
+// minGenerationRounds is the fewest rounds a generation makes: two, so
+// that a task with one visit a round has its base block first once and
+// its head block first once in every generation (schedule), whose
+// estimate is one replicate of the comparison.
+const minGenerationRounds = 2
+
 // generationsFor is the number of generations that fit available when each
 // costs setup to start: 2 to 16, each at least minGeneration long, and at
 // most about 15% of the time spent on starting them.
@@ -101,7 +107,9 @@ func (r *run) generations(ctx context.Context, p phase) (*measurement, error) {
 			}
 		}
 		end := time.Now().Add(time.Until(p.deadline) / time.Duration(p.generations-k))
-		n, err := r.roundsUntil(ctx, end, p.rounds, m.visits, fmt.Sprintf("%s, generation %d/%d", p.name, k+1, p.generations))
+		// The phase's MinRounds, spread over its generations.
+		least := max(minGenerationRounds, (r.opts.MinRounds-m.rounds+p.generations-k-1)/(p.generations-k))
+		n, err := r.roundsUntil(ctx, end, p.rounds, least, m.visits, fmt.Sprintf("%s, generation %d/%d", p.name, k+1, p.generations))
 		if err != nil {
 			return nil, err
 		}

@@ -47,8 +47,9 @@ type Options struct {
 	// TargetRounds is the number of rounds the plan aims at (it decides
 	// how many visits cheap benchmarks get per round). Default 50.
 	TargetRounds int
-	// MinRounds is the fewest rounds a run makes, budget or not.
-	// Default 5.
+	// MinRounds is the fewest rounds a phase makes, budget or not,
+	// spread over its generations (each of which makes at least
+	// minGenerationRounds). Default 5.
 	MinRounds int
 	// MaxShare caps the time a benchmark gets per round. Default 40 ms.
 	MaxShare time.Duration

@@ -84,6 +84,9 @@ func (r *run) mainPhase() phase {
 	}
 	deadline := r.start.Add(r.opts.Budget)
 	r.plan(time.Until(deadline), r.opts.Reps)
+	if r.opts.Reps == 0 && r.opts.Rounds == 0 {
+		r.replanUntil = deadline
+	}
 	g := r.opts.Generations
 	if g <= 0 {
 		g = generationsFor(time.Until(deadline), r.setupCost())

@@ -97,6 +97,16 @@ type run struct {
 	baseSize, headSize []int
 	tasks              []task
 
+	// spent and visited are, per task, the wall time its visits took
+	// (blocks, round trips, the collections they set off) and how many
+	// there were: the measured cost of a visit, which the plan is redone
+	// from after the first round (replanUntil, when not zero, is the end
+	// of the time that plan is for).
+	spent       []time.Duration
+	visited     []int
+	replanUntil time.Time
+	planned     time.Duration // the plan's round
+
 	gcs     int       // times every worker was collected
 	lastOut time.Time // when the last progress line was written
 }

@@ -19,11 +19,12 @@ const (
 )
 
 // roundsUntil runs rounds of the run's tasks until the deadline (never
-// fewer than MinRounds), until fixed rounds when fixed > 0, or until some
+// fewer than least), until fixed rounds when fixed > 0, or until some
 // task would pass MaxPairs, appending the visits to data (per task) and
-// returning the rounds made. label names the phase and generation in
-// progress lines.
-func (r *run) roundsUntil(ctx context.Context, deadline time.Time, fixed int, data [][]visit, label string) (int, error) {
+// returning the rounds made. After the first round of a run that plans
+// from the budget, the plan is redone from what the visits cost
+// (replan). label names the phase and generation in progress lines.
+func (r *run) roundsUntil(ctx context.Context, deadline time.Time, fixed, least int, data [][]visit, label string) (int, error) {
 	var last time.Duration
 	k := 0
 	for ; ; k++ {
@@ -31,7 +32,7 @@ func (r *run) roundsUntil(ctx context.Context, deadline time.Time, fixed int, da
 			if k == fixed {
 				break
 			}
-		} else if k >= r.opts.MinRounds {
+		} else if k >= least {
 			if time.Now().Add(last).After(deadline) || r.full(data) {
 				break
 			}
@@ -41,6 +42,9 @@ func (r *run) roundsUntil(ctx context.Context, deadline time.Time, fixed int, da
 			return k, err
 		}
 		last = time.Since(t0)
+		if !r.replanUntil.IsZero() {
+			last = r.replan(last)
+		}
 		r.progressf(false, "%s: round %d, %s elapsed", label, k+1, time.Since(r.start).Round(time.Second))
 	}
 	r.progressf(true, "%s: %s (%s elapsed)", label, human.Plural(k, "round", "rounds"), time.Since(r.start).Round(100*time.Millisecond))
@@ -50,14 +54,20 @@ func (r *run) roundsUntil(ctx context.Context, deadline time.Time, fixed int, da
 // round makes round k: every task's visits, in the order schedule gives,
 // appended to data.
 func (r *run) round(ctx context.Context, k int, data [][]visit) error {
+	if len(r.spent) != len(r.tasks) {
+		r.spent, r.visited = make([]time.Duration, len(r.tasks)), make([]int, len(r.tasks))
+	}
 	for _, st := range schedule(r.tasks, k, len(r.ws), r.rng) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		t0 := time.Now()
 		v, err := r.visit(ctx, r.tasks[st.task], st.order)
 		if err != nil {
 			return err
 		}
+		r.spent[st.task] += time.Since(t0)
+		r.visited[st.task]++
 		data[st.task] = append(data[st.task], v)
 	}
 	return nil
