@@ -159,9 +159,9 @@ func (r *run) replan(last time.Duration) time.Duration {
 		}
 		cost[i] = r.spent[i] / time.Duration(r.visited[i])
 	}
-	available := time.Until(until)
+	available, was := time.Until(until), r.planned
 	round := r.setReps(cost, available)
-	r.progressf(true, "re-planned from the first round's visits (%s, planned %s): %s", last.Round(time.Millisecond), r.planned.Round(time.Millisecond), r.planText(round, available))
+	r.progressf(true, "re-planned from the first round's visits (%s, planned %s): %s", last.Round(time.Millisecond), was.Round(time.Millisecond), r.planText(round, available))
 	return round
 }
 
