@@ -757,3 +757,48 @@ func TestReplanFromVisits(t *testing.T) {
 		t.Errorf("with a task unvisited: round %v, visits %d; want the first round's and the plan kept", d, r.tasks[0].reps)
 	}
 }
+
+// TestRewarmRunsBlocks: a later generation is re-warmed with blocks of
+// each task's own size, not with the first generation's doubling warm-up
+// (a collection before every batch): only the first generation's workers
+// get warm-up requests, and the re-warm's blocks are the measured blocks'
+// size, as many in every worker of a generation.
+func TestRewarmRunsBlocks(t *testing.T) {
+	ns := names(4)
+	fk := &fakes{names: ns, noise: 0.01}
+	if _, err := Run(context.Background(), fk.spawner(2), Options{Seed: 2, Generations: 3, Rounds: 2, Reps: 1, ConfirmBudget: -1}); err != nil {
+		t.Fatal(err)
+	}
+	warmups, runs := 0, map[string]int{}
+	sizes := map[string]map[int]bool{}
+	for _, c := range fk.log {
+		switch c.op {
+		case "warmup":
+			warmups++
+		case "run":
+			runs[c.worker+" "+c.name]++
+			if sizes[c.name] == nil {
+				sizes[c.name] = map[int]bool{}
+			}
+			sizes[c.name][c.n] = true
+		}
+	}
+	if want := len(ns) * 3; warmups != want {
+		t.Errorf("%d warm-up requests, want %d (the first generation's 3 workers, once a benchmark)", warmups, want)
+	}
+	measured := 3 * 2 // generations × rounds, one visit each
+	for _, name := range ns {
+		var extra []int
+		for _, w := range []string{"base", "head", "base2"} {
+			extra = append(extra, runs[w+" "+name]-measured)
+		}
+		if extra[0] <= 0 || extra[0]%2 != 0 || extra[1] != extra[0] || extra[2] != extra[0] {
+			t.Errorf("%s: re-warm blocks of base, head, base2 %v, want the same positive even number (2 later generations) in each", name, extra)
+		}
+	}
+	for name, n := range sizes {
+		if len(n) != 1 {
+			t.Errorf("%s: blocks of sizes %v, want the task's one size", name, n)
+		}
+	}
+}
