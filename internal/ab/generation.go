@@ -3,7 +3,6 @@ package ab
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -147,30 +146,18 @@ func (m *measurement) join(c *measurement) *measurement {
 
 // respawn replaces the current generation by a fresh one (with the A/A
 // check's worker when aa), checks it and re-warms every task in it.
-// It says what that start-up cost: ending the old workers, starting the
-// new ones, re-warming.
 func (r *run) respawn(ctx context.Context, aa bool) error {
-	t0 := time.Now()
 	r.gen.close()
 	r.gen = nil
-	t1 := time.Now()
 	gen, err := r.spawn(ctx, nil, aa)
 	if err != nil {
 		return err
 	}
-	t2 := time.Now()
 	r.adopt(gen)
 	if err := r.checkBase2(); err != nil {
 		return err
 	}
-	if err := r.rewarm(ctx); err != nil {
-		return err
-	}
-	t3 := time.Now()
-	r.startups = append(r.startups, t3.Sub(t0))
-	r.progressf(true, "new generation in %s: old workers ended in %s, new ones started in %s, re-warmed in %s",
-		t3.Sub(t0).Round(10*time.Millisecond), t1.Sub(t0).Round(10*time.Millisecond), t2.Sub(t1).Round(10*time.Millisecond), t3.Sub(t2).Round(10*time.Millisecond))
-	return nil
+	return r.rewarm(ctx)
 }
 
 // adopt makes g the current generation: r measures with its workers, whose
@@ -196,39 +183,17 @@ func (r *run) checkBase2() error {
 }
 
 // rewarm runs every task's benchmark briefly in every worker of a new
-// generation (rotating which goes first), then collects them all: blocks
-// of the task's own size, untimed for the analysis, until about Rewarm of
-// work (at least one block). The first generation's warm-up found the
-// block sizes and reached the steady state (bench.WarmupBatches, a
-// collection before every doubling batch); a fresh process of the same
-// build needs its code, caches and lazily built state exercised again, not
-// the search, and blocks need no collection each: on the default suite
-// the doubling warm-up took 6.4-6.6 s of a generation's 8.5-9.4 s start.
+// generation (rotating which goes first), then collects them all.
 func (r *run) rewarm(ctx context.Context) error {
 	for j, t := range r.tasks {
-		blocks := r.rewarmBlocks(t)
 		for i := range r.ws {
 			w := (i + j) % len(r.ws)
-			for range blocks {
-				s, err := r.ws[w].Run(ctx, r.names[t.bench], t.n, t.pre)
-				if err != nil {
-					return err
-				}
-				if s.Collected {
-					r.garbage[w] = 0
-				}
-				r.garbage[w] += int64(float64(s.Bytes) * float64(t.n+t.pre) / float64(max(t.n, 1)))
+			if _, err := r.ws[w].Warmup(ctx, r.names[t.bench], r.opts.Rewarm); err != nil {
+				return err
 			}
 		}
 	}
 	return r.collectAll(ctx)
-}
-
-// rewarmBlocks is how many blocks of t re-warm it in a new worker: about
-// Rewarm of work, at least one.
-func (r *run) rewarmBlocks(t task) int {
-	work := float64(t.n+t.pre) * r.nsPerOp[t.bench]
-	return max(1, int(math.Ceil(float64(r.opts.Rewarm)/max(work, 1))))
 }
 
 // setupCost estimates what starting and re-warming a generation of
@@ -236,7 +201,7 @@ func (r *run) rewarmBlocks(t task) int {
 func (r *run) setupCost() time.Duration {
 	d := r.spawned
 	for _, t := range r.tasks {
-		d += time.Duration(len(r.ws)*r.rewarmBlocks(t)) * (time.Duration(float64(t.n+t.pre)*r.nsPerOp[t.bench]) + r.opts.Overhead)
+		d += time.Duration(len(r.ws)) * max(r.opts.Rewarm, time.Duration(2*r.nsPerOp[t.bench]))
 	}
 	return d
 }

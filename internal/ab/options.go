@@ -76,9 +76,8 @@ type Options struct {
 	// 15% of it on starting and re-warming workers). ConfirmGenerations is
 	// the same for the confirmation.
 	Generations, ConfirmGenerations int
-	// Rewarm is about how long each benchmark runs in each worker of a
-	// later generation before it is measured, in blocks of its own size
-	// (at least one). Default 5 ms.
+	// Rewarm is how long each benchmark runs in each worker of a later
+	// generation before it is measured. Default 5 ms.
 	Rewarm time.Duration
 
 	// Rounds and Reps fix the number of rounds per generation and of

@@ -106,8 +106,6 @@ type run struct {
 	visited     []int
 	replanUntil time.Time
 	planned     time.Duration // the plan's round
-	// startups is what each later generation's start-up took (respawn).
-	startups []time.Duration
 
 	gcs     int       // times every worker was collected
 	lastOut time.Time // when the last progress line was written
