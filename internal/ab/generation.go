@@ -147,8 +147,8 @@ func (m *measurement) join(c *measurement) *measurement {
 // respawn replaces the current generation by a fresh one (with the A/A
 // check's worker when aa), checks it and re-warms every task in it.
 // It says what that start-up cost: ending the old workers, starting the
-// new ones, re-warming (on the default suite 0.1-0.3 s, 2.0-2.7 s and
-// 5.9-7.5 s: the re-warm is about one pass over the large benchmarks'
+// new ones, re-warming (on the default suite 0.1-0.2 s, 1.9-2.7 s and
+// 5.0-7.2 s: the re-warm is about one pass over the large benchmarks'
 // blocks, a round's worth).
 func (r *run) respawn(ctx context.Context, aa bool) error {
 	t0 := time.Now()
