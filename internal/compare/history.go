@@ -94,8 +94,10 @@ const MinDispersionTimings = 10
 // t statistics over its value under the null. Measured on the 2-core
 // machine: a history of 5 runs made back to back, then checks over the
 // next 40 minutes on unchanged code, moved single benchmarks by up to
-// ±36% (1 in 100 beyond ±20%) where those 5 runs varied by ±2.9%
-// (median), λ 1.0 to 4.1 on quiet checks. Such a history understates how
+// ±36% (1 in 100 beyond ±20% when quiet and measured with the history's
+// settings) where those 5 runs varied by ±2.9% (median); λ was 1.0-1.2
+// in four of those five quiet checks, 2.5 in the fifth, 4.0-10.4 at
+// another budget, up to 48 under load. Such a history understates how
 // much a run at another time moves, and every timing judged by it alone
 // would cry wolf as soon as the history is long enough for its Student's
 // t to be sharp; dividing every t by sqrt(λ) keeps the error rate (see
