@@ -86,6 +86,7 @@ func (r *run) mainPhase() phase {
 	r.plan(time.Until(deadline), r.opts.Reps)
 	if r.opts.Reps == 0 && r.opts.Rounds == 0 {
 		r.replanUntil = deadline
+		r.spent, r.visited = make([]time.Duration, len(r.tasks)), make([]int, len(r.tasks))
 	}
 	g := r.opts.Generations
 	if g <= 0 {

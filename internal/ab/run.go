@@ -97,11 +97,12 @@ type run struct {
 	baseSize, headSize []int
 	tasks              []task
 
-	// spent and visited are, per task, the wall time its visits took
-	// (blocks, round trips, the collections they set off) and how many
-	// there were: the measured cost of a visit, which the plan is redone
-	// from after the first round (replanUntil, when not zero, is the end
-	// of the time that plan is for).
+	// spent and visited are, per task, the wall time its visits of the
+	// first round took (blocks, round trips, the collections they set
+	// off) and how many there were: the measured cost of a visit, which
+	// the plan is redone from after that round (replanUntil, when not
+	// zero, is the end of the time that plan is for; visits are timed
+	// only while it is set).
 	spent       []time.Duration
 	visited     []int
 	replanUntil time.Time

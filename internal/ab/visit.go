@@ -54,9 +54,7 @@ func (r *run) roundsUntil(ctx context.Context, deadline time.Time, fixed, least 
 // round makes round k: every task's visits, in the order schedule gives,
 // appended to data.
 func (r *run) round(ctx context.Context, k int, data [][]visit) error {
-	if len(r.spent) != len(r.tasks) {
-		r.spent, r.visited = make([]time.Duration, len(r.tasks)), make([]int, len(r.tasks))
-	}
+	timed := !r.replanUntil.IsZero() // the visits' cost is what replan plans from
 	for _, st := range schedule(r.tasks, k, len(r.ws), r.rng) {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -66,8 +64,10 @@ func (r *run) round(ctx context.Context, k int, data [][]visit) error {
 		if err != nil {
 			return err
 		}
-		r.spent[st.task] += time.Since(t0)
-		r.visited[st.task]++
+		if timed {
+			r.spent[st.task] += time.Since(t0)
+			r.visited[st.task]++
+		}
 		data[st.task] = append(data[st.task], v)
 	}
 	return nil

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/stats"
 )
 
 // world simulates runs of a suite in separate processes: each benchmark
@@ -384,9 +384,11 @@ func TestHistoryDrift(t *testing.T) {
 		calmLambdas = append(calmLambdas, run(calm, nil).Gate.Dispersion.Lambda)
 	}
 	med := func(v []float64) float64 {
-		s := append([]float64(nil), v...)
-		slices.Sort(s)
-		return s[len(s)/2]
+		m, err := stats.Median(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
 	}
 	t.Logf("%d trials: unchanged code failed %d against a drifted machine, median λ %.2f (calm %.2f); ×1.4 of one benchmark failed the run in %d", trials, failed, med(lambdas), med(calmLambdas), caught)
 	if rate := float64(failed) / float64(trials); rate > 0.03 {

@@ -61,8 +61,8 @@ func loadNewRunReference(t *testing.T) *newRunReference {
 	if err := json.Unmarshal(b, &ref); err != nil {
 		t.Fatalf("parse testdata/newrun.json: %v", err)
 	}
-	if len(ref.NewRun) == 0 || len(ref.MDE) == 0 {
-		t.Fatal("testdata/newrun.json holds no cases")
+	if len(ref.NewRun) == 0 || len(ref.MDE) == 0 || len(ref.Inflate) == 0 || len(ref.Dispersion) == 0 {
+		t.Fatal("testdata/newrun.json lacks newrun, mde, inflate or dispersion cases")
 	}
 	return &ref
 }
@@ -162,9 +162,6 @@ func TestNewRunMDEGrowsWithFewerRuns(t *testing.T) {
 // t, p and interval on an se f times larger, to 1e-9 relative.
 func TestInflateReference(t *testing.T) {
 	ref := loadNewRunReference(t)
-	if len(ref.Inflate) == 0 {
-		t.Fatal("testdata/newrun.json holds no inflate cases")
-	}
 	for _, c := range ref.Inflate {
 		t.Run(c.Case, func(t *testing.T) {
 			var base *NewRunTest
@@ -211,9 +208,6 @@ func TestInflateOnlyWidens(t *testing.T) {
 // tests twice as wide 2.9 in R's sample, 4 in expectation).
 func TestDispersionReference(t *testing.T) {
 	ref := loadNewRunReference(t)
-	if len(ref.Dispersion) == 0 {
-		t.Fatal("testdata/newrun.json holds no dispersion cases")
-	}
 	for _, c := range ref.Dispersion {
 		t.Run(c.Name, func(t *testing.T) {
 			ts := make([]NewRunTest, len(c.T))

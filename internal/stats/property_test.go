@@ -272,8 +272,16 @@ func TestDispersionRestoresErrorRate(t *testing.T) {
 	rate := func(c, shift float64) (raw, inflated, target float64) {
 		var nr, ni, nt int
 		for range trials {
-			a, b, tg := trial(c, shift)
-			nr, ni, nt = nr+b2i(a), ni+b2i(b), nt+b2i(tg)
+			raw, inflated, target := trial(c, shift)
+			if raw {
+				nr++
+			}
+			if inflated {
+				ni++
+			}
+			if target {
+				nt++
+			}
 		}
 		n := float64(trials)
 		return float64(nr) / n, float64(ni) / n, float64(nt) / n
@@ -295,11 +303,4 @@ func TestDispersionRestoresErrorRate(t *testing.T) {
 	if caught < 0.7 {
 		t.Errorf("a shift of 20 candidate spreads caught in %.3f of trials, want >= 0.7", caught)
 	}
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

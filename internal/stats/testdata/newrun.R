@@ -44,15 +44,24 @@ num <- function(v) {
 }
 arr <- function(v) if (length(v) == 0) "[]" else paste0("[", paste(vapply(v, num, ""), collapse = ", "), "]")
 
-newrun <- function(name, x, ref, other, conf) {
-  k <- length(ref)
+# pooled is the spread of one run, s, with its degrees of freedom df,
+# pooled over the reference's runs and the other runs (each group around
+# its own mean).
+pooled <- function(ref, other) {
   ss <- sum((ref - mean(ref))^2)
-  df <- k - 1
+  df <- length(ref) - 1
   if (length(other) > 1) {
     ss <- ss + sum((other - mean(other))^2)
     df <- df + length(other) - 1
   }
-  s <- sqrt(ss / df)
+  list(s = sqrt(ss / df), df = df)
+}
+
+newrun <- function(name, x, ref, other, conf) {
+  k <- length(ref)
+  sp <- pooled(ref, other)
+  s <- sp$s
+  df <- sp$df
   se <- s * sqrt(1 + 1 / k)
   est <- x - mean(ref)
   t <- est / se
@@ -107,14 +116,9 @@ mdes <- c(
   mde(0.02, 2, 0.01 / 84, 0.8)
 )
 inflate <- function(name, x, ref, other, conf, f) {
-  k <- length(ref)
-  ss <- sum((ref - mean(ref))^2)
-  df <- k - 1
-  if (length(other) > 1) {
-    ss <- ss + sum((other - mean(other))^2)
-    df <- df + length(other) - 1
-  }
-  se <- sqrt(ss / df) * sqrt(1 + 1 / k) * f
+  sp <- pooled(ref, other)
+  df <- sp$df
+  se <- sp$s * sqrt(1 + 1 / length(ref)) * f
   est <- x - mean(ref)
   q <- qt(1 - (1 - conf) / 2, df)
   sprintf('    {"case": "%s", "f": %s, "se": %s, "t": %s, "p": %s, "lo": %s, "hi": %s}',
