@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -27,8 +28,10 @@ type abRun struct {
 	Target     ab.Target
 	Base, Head string // source trees
 	// Filter is the selection, recorded with the results.
-	Filter  string
-	AA      bool
+	Filter string
+	AA     bool
+	// Pin runs every worker on one CPU (worker.OneCPU).
+	Pin     bool
 	Options ab.Options
 	// Sandbox runs the builds and the workers; nil as is.
 	Sandbox *sandbox.Sandbox
@@ -40,7 +43,7 @@ type abRun struct {
 // abFromConfig is the A/B comparison c asks for.
 func abFromConfig(e *env, c *config.Config, target ab.Target) abRun {
 	return abRun{
-		Target: target, Base: c.BasePath, Head: c.HeadPath, Filter: c.Filter, AA: c.AA,
+		Target: target, Base: c.BasePath, Head: c.HeadPath, Filter: c.Filter, AA: c.AA, Pin: c.Pin,
 		Options: ab.Options{
 			Budget: c.MeasureBudget(true), ConfirmBudget: c.ConfirmBudget, Block: c.Block, Seed: c.Seed, Generations: c.Generations,
 			Compare: c.CompareOptions(true), Progress: e.stderr,
@@ -118,8 +121,16 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 	}
 	built := time.Since(start)
 
+	var cpus []int
+	if r.Pin {
+		cpus = worker.OneCPU()
+	}
+	if cpus != nil {
+		fmt.Fprintf(progress, "wirebench: ab: every worker runs on CPU %d (of the %d this process may use)\n", cpus[0], runtime.NumCPU())
+		r.Options.Why += fmt.Sprintf("; every worker ran on CPU %d", cpus[0])
+	}
 	spawn := ab.Processes(progs["base"], progs["head"], ab.StartOptions{
-		Dir: filepath.Join(dir, "run"), AA: r.AA, Stderr: progress, Sandbox: r.Sandbox,
+		Dir: filepath.Join(dir, "run"), AA: r.AA, Stderr: progress, Sandbox: r.Sandbox, CPUs: cpus,
 		BaseEnv: environWith("GITHUB_SHA", r.BaseCommit), HeadEnv: environWith("GITHUB_SHA", r.HeadCommit),
 	})
 	o, err := ab.Run(ctx, spawn, r.Options)

@@ -123,6 +123,10 @@ type StartOptions struct {
 	// Sandbox runs the workers (code built from a pull request) as its
 	// unprivileged user; nil runs them as is, the environment cleaned.
 	Sandbox *sandbox.Sandbox
+	// CPUs, when set, is where every worker runs, all of them on the
+	// same CPUs (worker.OneCPU gives one): the blocks of a visit then
+	// meet the same neighbours. nil leaves the workers to the scheduler.
+	CPUs []int
 }
 
 // Processes returns a Spawner that starts the worker processes of the two
@@ -274,6 +278,7 @@ func startProgram(ctx context.Context, side, label string, p Program, env []stri
 	for _, part := range p {
 		cmd := part.Command
 		cmd.Path, cmd.Args, cmd.Env = o.Sandbox.Wrap(cmd.Path, cmd.Args, append(slices.Clone(env), cmd.Env...))
+		cmd.CPUs = o.CPUs
 		partLabel := label
 		if part.Package != "" {
 			partLabel += " " + part.Package

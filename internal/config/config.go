@@ -93,6 +93,7 @@ type Config struct {
 	ConfirmBudget, Block time.Duration
 	Generations          int
 	AA                   bool
+	Pin                  bool
 
 	// The action.
 	Mode, Token, Comment, BenchmarkFile string

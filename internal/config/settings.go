@@ -144,6 +144,9 @@ var settings = []setting{
 	{name: "aa", cmds: []Command{AB}, def: "true",
 		help:  "run the built-in A/A check: a second base worker measured like the head, every benchmark; if it flags anything, timings do not fail the run",
 		value: func(c *Config) flag.Value { return boolValue{&c.AA} }},
+	{name: "pin", cmds: []Command{AB, Action}, def: "true",
+		help:  "in the same-runner A/B mode, run every worker on one CPU (the last of those wirebench may use, when it may use two or more), so the base's and the head's blocks meet the same neighbours; false for benchmarks of parallel code, which a single CPU would serialize",
+		value: func(c *Config) flag.Value { return boolValue{&c.Pin} }},
 
 	// The action.
 	{name: "mode", cmds: []Command{Action}, def: "auto",

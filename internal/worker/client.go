@@ -328,6 +328,9 @@ type Command struct {
 	// (replies) instead of stdin and stdout, which a test binary's
 	// benchmarks may print to: its stdout then goes where stderr goes.
 	FDs bool
+	// CPUs restricts the worker process, every thread of it, to these
+	// CPUs (Linux; see OneCPU); nil leaves it where the caller may run.
+	CPUs []int
 }
 
 // Start runs c as a worker process and returns its client once the
@@ -377,7 +380,7 @@ func Start(ctx context.Context, label string, c Command, stderr io.Writer) (*Cli
 		}
 		requests, replies = stdin, stdout
 	}
-	err := cmd.Start()
+	err := startOn(cmd, c.CPUs)
 	for _, f := range afterStart {
 		f.Close() // the child's ends
 	}
