@@ -93,36 +93,14 @@ build_clean() {
 }
 
 # build_slowed builds wirebench from a scratch copy of the tree in which the
-# target benchmark waits SLOWDOWN_PCT% of each operation's time after it.
+# target benchmark waits SLOWDOWN_PCT% of each operation's time after it
+# (inject.sh).
 build_slowed() {
 	scratch="$OUT/scratch-tree"
-	rm -rf "$scratch"
-	mkdir -p "$scratch"
-	(cd "$REPO" && tar --exclude=./.git -cf - .) | (cd "$scratch" && tar -xf -)
-	suite="$scratch/matrix/matrix.go"
-	# The target's operation is wrapped where it is bound, so that no other
-	# benchmark runs one instruction more.
-	if [ "$TARGET_OP" = serialize ]; then
-		wrap="		slow := ops.Encode\n		ops.Encode = func() ([]byte, error) {\n			t0 := time.Now()\n			b, err := slow()"
-		back="			return b, err"
-	else
-		wrap="		slow := ops.Decode\n		ops.Decode = func(b []byte) (any, error) {\n			t0 := time.Now()\n			sum, err := slow(b)"
-		back="			return sum, err"
-	fi
-	# Anchors, each of which must occur exactly once.
-	for anchor in '^	"testing"$' '^	size := len(encoded)$'; do
-		if [ "$(grep -c "$anchor" "$suite")" != 1 ]; then
-			echo "stored-baseline-aa: $suite no longer has exactly one line matching $anchor: update the injection" >&2
-			exit 2
-		fi
-	done
-	sed -i \
-		-e 's|^	"testing"$|	"testing"\n	"time"|' \
-		-e "s|^	size := len(encoded)\$|	size := len(encoded)\n	if c.Name() == \"$TARGET_CODEC\" \&\& dataset == \"$TARGET_DATASET\" {\n$wrap\n			for d := time.Since(t0) * (100 + $SLOWDOWN_PCT) / 100; time.Since(t0) < d; {\n			}\n$back\n		}\n	}|" \
-		"$suite"
+	"$REPO/docs/experiments/inject.sh" "$scratch" "$SLOWDOWN_PCT" "$TARGET_CODEC" "$TARGET_DATASET" "$TARGET_OP"
+	mv "$scratch.diff" "$OUT/injection.diff"
 	log "building the slowed copy ($TARGET +$SLOWDOWN_PCT%) in $scratch"
 	(cd "$scratch" && go build -buildvcs=false -o "$OUT/bin/wb-slowed" ./cmd/action)
-	diff -u "$REPO/matrix/matrix.go" "$suite" >"$OUT/injection.diff" || true
 }
 
 # check_run PHASE I BINARY COMMIT: one check, loaded on odd I, with the

@@ -119,7 +119,7 @@ func (fk *fakes) spawner(seed uint64) Spawner {
 		}
 		mk := func(label string) *fakeWorker {
 			w := &fakeWorker{label: label, names: names, nsPerOp: fk.nsPerOp, noise: fk.noise,
-				rng: rand.New(rand.NewPCG(seed, uint64(len(label)*7919+gen))), mu: &fk.mu, log: &fk.log, allocs: fk.allocs[label]}
+				rng: rand.New(rand.NewPCG(seed, streamOf(label, gen))), mu: &fk.mu, log: &fk.log, allocs: fk.allocs[label]}
 			if fk.slow != nil {
 				w.slow = func(name string) float64 { return fk.slow(gen, label, name) }
 			}
@@ -134,6 +134,17 @@ func (fk *fakes) spawner(seed uint64) Spawner {
 		}
 		return g, nil
 	}
+}
+
+// streamOf is the random stream of a worker's noise: its own for every
+// label and generation (two workers sharing one would have identical
+// noise, which pairing cancels exactly).
+func streamOf(label string, gen int) uint64 {
+	h := uint64(gen)*1_000_003 + 1
+	for _, b := range []byte(label) {
+		h = h*131 + uint64(b)
+	}
+	return h
 }
 
 func (fk *fakes) runs() []call {
@@ -671,8 +682,10 @@ func TestGenerationsAbsorbOffsets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if math.Abs(o.InstanceNoise-0.02*math.Sqrt2) > 0.012 {
-		t.Errorf("estimated offsets between generations ±%.2f%%, want about ±%.2f%%", 100*o.InstanceNoise, 100*0.02*math.Sqrt2)
+	// The head against the mean of two base processes: offsets of
+	// variance 0.02² + 0.02²/2.
+	if want := 0.02 * math.Sqrt(1.5); math.Abs(o.InstanceNoise-want) > 0.01 {
+		t.Errorf("estimated offsets between generations ±%.2f%%, want about ±%.2f%%", 100*o.InstanceNoise, 100*want)
 	}
 	for _, c := range o.Result.Comparisons {
 		if c.Unit != results.UnitNsPerOp {
@@ -687,6 +700,59 @@ func TestGenerationsAbsorbOffsets(t *testing.T) {
 	}
 	if o.Result.AA.Noisy {
 		t.Errorf("A/A check noisy: %v", o.Result.AA.Flagged)
+	}
+}
+
+// TestHeadAgainstBothBases: the head is compared with both base
+// workers, so with independent noise in every block its intervals are
+// sqrt(3/4) as wide as the A/A check's (the second base worker against
+// the first), the noise of a reference of two blocks counting half for
+// each.
+func TestHeadAgainstBothBases(t *testing.T) {
+	ns := names(8)
+	fk := &fakes{names: ns, noise: 0.1}
+	o, err := Run(context.Background(), fk.spawner(5), Options{Seed: 5, Generations: 1, Rounds: 2000, Reps: 1, ConfirmBudget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	aa := map[string]float64{}
+	for _, c := range o.AA {
+		aa[c.Name] = math.Log(c.Hi / c.Lo)
+	}
+	var ratios []float64
+	for _, c := range o.Result.Comparisons {
+		if c.Unit == results.UnitNsPerOp {
+			ratios = append(ratios, math.Log(c.Hi/c.Lo)/aa[c.Name])
+		}
+	}
+	if len(ratios) != len(ns) {
+		t.Fatalf("%d timing comparisons with an A/A partner, want %d", len(ratios), len(ns))
+	}
+	slices.Sort(ratios)
+	if med := (ratios[3] + ratios[4]) / 2; math.Abs(med-math.Sqrt(0.75)) > 0.06 {
+		t.Errorf("head's intervals %.3f as wide as the A/A check's (median of %.3f), want about %.3f", med, ratios, math.Sqrt(0.75))
+	}
+}
+
+// TestReference: the head's block is compared with the geometric mean of
+// both base workers' blocks when the visit has the second one's, the
+// second base worker's with the base's.
+func TestReference(t *testing.T) {
+	blk := func(ns float64) bench.Sample { return bench.Sample{Iterations: 10, Elapsed: time.Duration(10 * ns)} }
+	tests := []struct {
+		name  string
+		v     visit
+		other int
+		want  float64
+	}{
+		{"head, both bases", visit{blk(100), blk(150), blk(400)}, wHead, 200},
+		{"head, no second base", visit{blk(100), blk(150), {}}, wHead, 100},
+		{"A/A check", visit{blk(100), blk(150), blk(400)}, wBase2, 100},
+	}
+	for _, tc := range tests {
+		if got := reference(tc.v, tc.other); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s: reference %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
 

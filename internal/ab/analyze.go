@@ -193,9 +193,10 @@ func excessVariance(gs [][]float64) (float64, float64) {
 }
 
 // instanceVariance pools the excess variance between generations over
-// every series of the run (the comparisons with the head and the A/A
-// comparisons alike: a real change moves every generation the same way,
-// so it adds nothing to the spread between them). It takes the median
+// the series ss, comparisons of one kind (see run.judge): a real change
+// moves every generation the same way, so it adds nothing to the spread
+// between them, and the head's comparisons may be pooled whatever the
+// pull request changed. It takes the median
 // over the series, so a few benchmarks with wild generations do not set
 // the level for all, corrected for the median of a chi-square falling
 // below its mean (Wilson–Hilferty), and never less than 0.

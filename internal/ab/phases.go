@@ -23,26 +23,26 @@ type verdicts struct {
 
 // judgement is the verdicts on one measurement: the head against the
 // base, the A/A check (nil without it), and the variance of the offsets
-// between generations that both were judged with, pooled over pooled
-// comparisons.
+// between generations the head's comparisons were judged with, pooled
+// over pooled comparisons.
 type judgement struct {
 	timing, aa []compare.Comparison
 	inst       noise
 	pooled     int
 }
 
-// judge compares the head and the second base worker with the base on
-// every generation of m, with the offsets between generations pooled over
-// both.
+// judge compares the head (with both base workers, see series) and the
+// second base worker (with the first) with the base on every generation
+// of m. The offsets between generations are pooled over each kind of
+// comparison apart: the head's reference is two processes of the base and
+// the A/A check's one, so their offsets differ in size.
 func (r *run) judge(m *measurement) judgement {
-	heads, aas := r.series(m, wHead), []series(nil)
+	heads := r.series(m, wHead)
+	inst := instanceVariance(heads)
+	j := judgement{timing: paired(heads, r.opts.Compare, inst), inst: inst, pooled: len(heads)}
 	if r.aa {
-		aas = r.series(m, wBase2)
-	}
-	inst := instanceVariance(append(slices.Clone(heads), aas...))
-	j := judgement{timing: paired(heads, r.opts.Compare, inst), inst: inst, pooled: len(heads) + len(aas)}
-	if r.aa {
-		j.aa = paired(aas, r.opts.Compare, inst)
+		aas := r.series(m, wBase2)
+		j.aa = paired(aas, r.opts.Compare, instanceVariance(aas))
 	}
 	return j
 }

@@ -13,7 +13,15 @@ import (
 )
 
 // series is the paired timings of the tasks in m: worker other against
-// the base, visit by visit, with the generation of each visit.
+// the base, visit by visit, with the generation of each visit. The head
+// (other == wHead) is compared with both base workers when the visit has
+// the A/A check's (see reference): the noise of the reference then counts
+// half for each of two blocks and two processes instead of once for one,
+// which measured on the test machine took a tenth to a third off the
+// variance of the log ratios (0.69-0.88 of it in four A/A runs of the
+// default suite) and, if the offsets between generations are the
+// processes', takes a quarter off those. The A/A check (other == wBase2)
+// stays the second base worker against the first.
 func (r *run) series(m *measurement, other int) []series {
 	ss := make([]series, len(r.tasks))
 	for i, t := range r.tasks {
@@ -22,12 +30,24 @@ func (r *run) series(m *measurement, other int) []series {
 			if v[other].Iterations == 0 {
 				continue // a visit of a generation without that worker
 			}
-			s.base, s.other = append(s.base, v[wBase].NsPerOp()), append(s.other, v[other].NsPerOp())
+			s.base, s.other = append(s.base, reference(v, other)), append(s.other, v[other].NsPerOp())
 			s.gen = append(s.gen, m.gens[i][j])
 		}
 		ss[i] = s
 	}
 	return ss
+}
+
+// reference is the base's time per operation that v's block of worker
+// other is compared with: for the head, the geometric mean of both base
+// workers' blocks (adjacent in time, of the same build) when v has the
+// second one's; else the base's block.
+func reference(v visit, other int) float64 {
+	b := v[wBase].NsPerOp()
+	if other == wHead && v[wBase2].Iterations > 0 {
+		return math.Sqrt(b * v[wBase2].NsPerOp())
+	}
+	return b
 }
 
 // results turns one worker's blocks in m, the main phase, into results:
