@@ -13,13 +13,15 @@
 #   other benchmarks enforced as regressions or improvements, the A/A
 #   check's verdict, the median and largest MDE of ns/op, the offsets
 #   between generations.
-# Knobs: OUT, RUNS (rounds of the rotation, default 5), KINDS (default
+# Knobs: OUT, RUNS (rounds of the rotation, default 5), FIRST (the number
+# of the first, default 1: a later call adds rounds to OUT), KINDS (default
 # "aa inj5 inj2"), TARGET_CODEC/TARGET_DATASET/TARGET_OP (default
 # Serialize protobuf/large, 40 µs an operation, so the injection's clock
 # reads add ~0.25%), and any further arguments go to every `ab`.
 set -eu
 OUT=${OUT:-$(mktemp -d /tmp/wirebench-ab.XXXXXX)}
 RUNS=${RUNS:-5}
+FIRST=${FIRST:-1}
 KINDS=${KINDS:-"aa inj5 inj2"}
 TARGET_CODEC=${TARGET_CODEC:-protobuf}
 TARGET_DATASET=${TARGET_DATASET:-large}
@@ -38,7 +40,7 @@ for pct in 5 2; do
 	esac
 done
 [ -f "$OUT/summary.tsv" ] || printf 'kind\trun\tstart\twall_s\ttarget\tverdict\tothers_enforced\taa\tmedian_mde\tmax_mde\toffsets\n' >"$OUT/summary.tsv"
-for i in $(seq 1 "$RUNS"); do
+for i in $(seq "$FIRST" $((FIRST + RUNS - 1))); do
 	for kind in $KINDS; do
 		head=$REPO
 		[ "$kind" = aa ] || head="$OUT/$kind"

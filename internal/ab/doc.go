@@ -9,10 +9,15 @@
 // every benchmark in a freshly shuffled order; a visit is a block of about
 // a millisecond of work in each worker — the base, the head and a second
 // worker of the base build — adjacent in time, in an order rotated from
-// visit to visit (the base before the head in every other one: ABBA).
-// Noise on a shared machine is mostly common-mode (bursts, drift,
-// neighbours), and a millisecond apart the workers see nearly the same
-// machine, so the ratio of a pair cancels most of it.
+// visit to visit (the base before the head in every other one: ABBA),
+// every worker on the same CPU (StartOptions.CPUs). Pairing cancels the
+// part of the noise the blocks of a visit share: on the test machine, a
+// VM on a shared host, a 1 ms block's time varied by a factor of two
+// within seconds with the neighbours' use of the host, and the blocks of
+// one visit were correlated by about 0.4, so a visit's log ratio still
+// spread 8-14%; hundreds of visits make a benchmark's estimate. The head
+// is compared with both base workers of its visit (their geometric mean),
+// which takes a quarter off that spread's variance.
 //
 // What pairing cannot cancel is an offset of a whole worker process: on
 // the test machine a process (and the copy of the binary it runs) was a
@@ -20,14 +25,14 @@
 // whole life. So the measurement is split into generations, each on fresh
 // processes of fresh copies of both binaries, and the statistics treat a
 // generation as the unit of replication: per benchmark, each generation's
-// pseudo-median of the per-pair log ratios head/base (the one-sample
+// pseudo-median of the per-visit log ratios head/base (the one-sample
 // Hodges–Lehmann estimate), combined over the generations as a
 // random-effects model whose between-generation variance is pooled over
 // the run; Holm across benchmarks; an effect floor (default 1%). With a
 // single generation it is the Wilcoxon signed-rank test on the pairs.
 //
-// The second base worker is compared with the base exactly like the head,
-// on every benchmark: the A/A check. If it flags anything, the machine was
+// The second base worker is compared with the first like the head, on
+// every benchmark: the A/A check. If it flags anything, the machine was
 // too noisy and the run does not fail on timings. Changes flagged in the
 // main phase are re-measured in fresh generations and judged again on all
 // generations; a regression that does not hold is reported, not enforced.

@@ -142,7 +142,7 @@ var settings = []setting{
 		help:  "generations of workers (fresh processes on fresh copies of the binaries) the measurement is split into (0: chosen from the budget)",
 		value: func(c *Config) flag.Value { return count{p: &c.Generations, min: 0} }},
 	{name: "aa", cmds: []Command{AB}, def: "true",
-		help:  "run the built-in A/A check: a second base worker measured like the head, every benchmark; if it flags anything, timings do not fail the run",
+		help:  "run the built-in A/A check: a second base worker measured like the head and compared with the first, every benchmark (the head is then compared with both); if it flags anything, timings do not fail the run",
 		value: func(c *Config) flag.Value { return boolValue{&c.AA} }},
 	{name: "pin", cmds: []Command{AB, Action}, def: "true",
 		help:  "in the same-runner A/B mode, run every worker on one CPU (the last of those wirebench may use, when it may use two or more), so the base's and the head's blocks meet the same neighbours; false for benchmarks of parallel code, which a single CPU would serialize",

@@ -52,12 +52,21 @@ func startOn(cmd *exec.Cmd, cpus []int) error {
 // OneCPU returns the CPU to pin every worker to: the highest-numbered of
 // those this process may run on (its affinity, which a container's cpuset
 // narrows), when it may run on at least two; nil when it may run on one
-// only (everything runs there anyway) or its affinity cannot be read. The
-// highest rather than the first because interrupts and the system's own
-// work favour CPU 0.
+// only (everything runs there anyway), or its affinity cannot be read or
+// set (a seccomp profile that refuses sched_setaffinity: the workers then
+// run unpinned rather than not at all). The highest rather than the first
+// because interrupts and the system's own work favour CPU 0.
 func OneCPU() []int {
 	var set unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &set); err != nil || set.Count() < 2 {
+		return nil
+	}
+	// Setting a thread's affinity to what it is changes nothing and
+	// tells whether setting it is allowed.
+	runtime.LockOSThread()
+	err := unix.SchedSetaffinity(0, &set)
+	runtime.UnlockOSThread()
+	if err != nil {
 		return nil
 	}
 	for c := 8*int(unsafe.Sizeof(set)) - 1; c >= 0; c-- {
