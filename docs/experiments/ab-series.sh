@@ -15,7 +15,8 @@
 #   between generations.
 # Knobs: OUT, RUNS (rounds of the rotation, default 5), FIRST (the number
 # of the first, default 1: a later call adds rounds to OUT), KINDS (default
-# "aa inj5 inj2"), TARGET_CODEC/TARGET_DATASET/TARGET_OP (default
+# "aa inj5 inj2"; "nopin" is an A/A run with --pin=false, so KINDS="aa
+# nopin" alternates pinned and unpinned workers), TARGET_CODEC/TARGET_DATASET/TARGET_OP (default
 # Serialize protobuf/large, 40 µs an operation, so the injection's clock
 # reads add ~0.25%), and any further arguments go to every `ab`.
 set -eu
@@ -42,11 +43,15 @@ done
 [ -f "$OUT/summary.tsv" ] || printf 'kind\trun\tstart\twall_s\ttarget\tverdict\tothers_enforced\taa\tmedian_mde\tmax_mde\toffsets\n' >"$OUT/summary.tsv"
 for i in $(seq "$FIRST" $((FIRST + RUNS - 1))); do
 	for kind in $KINDS; do
-		head=$REPO
-		[ "$kind" = aa ] || head="$OUT/$kind"
+		head=$REPO pin=--pin=true
+		case $kind in
+		aa) ;;
+		nopin) pin=--pin=false ;;
+		*) head="$OUT/$kind" ;;
+		esac
 		t0=$(date +%s)
 		start=$(date -u +%H:%M:%S)
-		"$OUT/wirebench" ab --base "$REPO" --head "$head" --format json "$@" >"$OUT/$kind-$i.json" 2>"$OUT/$kind-$i.log" || true
+		"$OUT/wirebench" ab --base "$REPO" --head "$head" "$pin" --format json "$@" >"$OUT/$kind-$i.json" 2>"$OUT/$kind-$i.log" || true
 		wall=$(( $(date +%s) - t0 ))
 		offsets=$(grep -o 'offsets between generations of workers: ±[0-9.]*%' "$OUT/$kind-$i.log" | head -1 | sed 's/.*: //')
 		python3 - "$OUT/$kind-$i.json" "$TARGET" "$kind" "$i" "$start" "$wall" "${offsets:--}" >>"$OUT/summary.tsv" <<'PY'
