@@ -18,7 +18,7 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH \
-    go build -trimpath -buildvcs=false -ldflags="-s -w" -o /out/wirebench ./cmd/action \
+    go build -trimpath -buildvcs=false -ldflags="-s -w" -o /out/wirebench ./cmd/wirebench \
  && mkdir -p /out/tmp && chmod 1777 /out/tmp
 
 FROM golang:${GO_VERSION} AS toolchain

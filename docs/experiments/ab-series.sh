@@ -34,7 +34,7 @@ serialize) TARGET=BenchmarkSerialize ;;
 esac
 TARGET="$TARGET/codec=$TARGET_CODEC/dataset=$TARGET_DATASET"
 mkdir -p "$OUT"
-(cd "$REPO" && go build -o "$OUT/wirebench" ./cmd/action)
+(cd "$REPO" && go build -o "$OUT/wirebench" ./cmd/wirebench)
 for pct in 5 2; do
 	case " $KINDS " in *" inj$pct "*)
 		"$REPO/docs/experiments/inject.sh" "$OUT/inj$pct" "$pct" "$TARGET_CODEC" "$TARGET_DATASET" "$TARGET_OP" ;;

@@ -30,7 +30,7 @@ BENCH=${BENCH:-'^Benchmark(StructMarshal|StructUnmarshal|StructManual|MapStringS
 TARGET=BenchmarkStructMarshal
 FIRST=${FIRST:-1}
 mkdir -p "$WORK"
-go build -o "$WORK/wirebench" ./cmd/action
+go build -o "$WORK/wirebench" ./cmd/wirebench
 
 tree() { # tree VERSION DIR: a writable copy of the module at VERSION
   local dir

@@ -16,7 +16,7 @@ WORK=${WORK:-/tmp/wirebench-walltime}
 BUDGET=${BUDGET:-90s}
 CACHE=${CACHE:-/tmp/wirebench-cache}
 mkdir -p "$WORK"
-go build -o "$WORK/wirebench" ./cmd/action
+go build -o "$WORK/wirebench" ./cmd/wirebench
 command -v /usr/bin/time >/dev/null || { echo "needs GNU time (apt-get install time)" >&2; exit 1; }
 
 # msgpack v5.4.1, twice.

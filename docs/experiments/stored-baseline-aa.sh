@@ -89,7 +89,7 @@ pick() {
 # build_clean builds wirebench from the tree as it is.
 build_clean() {
 	log "building wirebench from $REPO"
-	(cd "$REPO" && go build -o "$OUT/bin/wb" ./cmd/action)
+	(cd "$REPO" && go build -o "$OUT/bin/wb" ./cmd/wirebench)
 }
 
 # build_slowed builds wirebench from a scratch copy of the tree in which the
@@ -100,7 +100,7 @@ build_slowed() {
 	"$REPO/docs/experiments/inject.sh" "$scratch" "$SLOWDOWN_PCT" "$TARGET_CODEC" "$TARGET_DATASET" "$TARGET_OP"
 	mv "$scratch.diff" "$OUT/injection.diff"
 	log "building the slowed copy ($TARGET +$SLOWDOWN_PCT%) in $scratch"
-	(cd "$scratch" && go build -buildvcs=false -o "$OUT/bin/wb-slowed" ./cmd/action)
+	(cd "$scratch" && go build -buildvcs=false -o "$OUT/bin/wb-slowed" ./cmd/wirebench)
 }
 
 # check_run PHASE I BINARY COMMIT: one check, loaded on odd I, with the

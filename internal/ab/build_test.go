@@ -39,13 +39,13 @@ type actionTarget struct{}
 func (actionTarget) CheckTree(tree string) error { return CheckModule(tree) }
 func (actionTarget) Build(ctx context.Context, tree, dir string) (Program, error) {
 	bin := filepath.Join(dir, "action")
-	if err := GoBuild(ctx, tree, "./cmd/action", bin, nil); err != nil {
+	if err := GoBuild(ctx, tree, "./cmd/wirebench", bin, nil); err != nil {
 		return nil, err
 	}
 	return Program{{Command: worker.Command{Path: bin, Args: []string{"worker", "--filter", "codec=raw/dataset=small"}}}}, nil
 }
 
-// TestRealProcesses builds this module's ./cmd/action and runs a short
+// TestRealProcesses builds this module's ./cmd/wirebench and runs a short
 // A/B of two benchmarks against itself with real worker processes.
 func TestRealProcesses(t *testing.T) {
 	if testing.Short() {
@@ -82,7 +82,7 @@ func TestRealProcesses(t *testing.T) {
 	if timings != 2 {
 		t.Errorf("%d timing comparisons, want 2", timings)
 	}
-	if err := GoBuild(context.Background(), t.TempDir(), "./cmd/action", filepath.Join(t.TempDir(), "x"), nil); !errors.Is(err, ErrSetup) {
+	if err := GoBuild(context.Background(), t.TempDir(), "./cmd/wirebench", filepath.Join(t.TempDir(), "x"), nil); !errors.Is(err, ErrSetup) {
 		t.Errorf("building an empty dir: %v", err)
 	}
 }

@@ -330,7 +330,7 @@ func (r *Runner) Round(ctx context.Context, roundsLeft int) error {
 // The collector stays off for the whole run, with an explicit collection
 // before every batch. (Page faults are the other source of noise for
 // benchmarks that allocate megabytes: see the madvdontneed setting in
-// cmd/action.)
+// cmd/wirebench.)
 func (r *Runner) Run(ctx context.Context) error {
 	r.start = time.Now()
 	defer gcOff()()

@@ -24,7 +24,7 @@ var commandAbout = map[Command]about{
 	Merge: {"SHARD_RESULTS...", "merge a job matrix's shards (run --shard I/N), then compare like check",
 		"Merges the results of the shards of a job matrix (files, or directories of *.json) and, when a baseline exists, compares and reports like check."},
 	AB: {"--base DIR [--head DIR]", "build two source trees and compare them same-runner, pair by pair",
-		"Builds both trees (wirebench's ./cmd/action, or with --bench your module's test binaries), runs both on this machine alternating in short blocks, and compares them pair by pair (see docs/ab-mode.md, docs/your-benchmarks.md)."},
+		"Builds both trees (wirebench's ./cmd/wirebench, or with --bench your module's test binaries), runs both on this machine alternating in short blocks, and compares them pair by pair (see docs/ab-mode.md, docs/your-benchmarks.md)."},
 	Worker: {"", "the A/B mode's worker (started by ab, not by people)",
 		"Serves the suite's benchmarks to the A/B orchestrator over stdin and stdout (see internal/worker)."},
 	Action: {"", "run as the GitHub Action (reads INPUT_* like flags)",

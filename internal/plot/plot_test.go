@@ -272,7 +272,7 @@ func TestTicks(t *testing.T) {
 
 // TestWriteRealRun renders the charts of a real run, for looking at them:
 //
-//	go run ./cmd/action run --budget 30s --samples 5 --out /tmp/run.json
+//	go run ./cmd/wirebench run --budget 30s --samples 5 --out /tmp/run.json
 //	WIREBENCH_PLOT_RESULTS=/tmp/run.json WIREBENCH_PLOT_DIR=$PWD/docs/plots go test ./internal/plot -run RealRun
 //
 // It is skipped unless WIREBENCH_PLOT_RESULTS names a results file; the

@@ -97,12 +97,25 @@ func shardCosts(p Plan) shard.Costs {
 	return shard.ReferenceCost(p.Reference, p.Samples, target, warmup)
 }
 
-// Target builds the suite's command, ./cmd/action, and starts it as
-// `action worker` serving the benchmarks p.Filter selects.
+// Target builds the suite's command, ./cmd/wirebench, and starts it as
+// `wirebench worker` serving the benchmarks p.Filter selects.
 func (Embedded) Target(p Plan) ab.Target { return embeddedTarget{filter: p.Filter, sandbox: p.Sandbox} }
 
-// embeddedPackage is the package the A/B mode builds in a wirebench tree.
-const embeddedPackage = "./cmd/action"
+// embeddedPackages are the packages the A/B mode builds in a wirebench
+// tree, the first that the tree has: the command is ./cmd/wirebench, and
+// was ./cmd/action in trees from before it was named after its binary (a
+// pull request's base may be one).
+var embeddedPackages = []string{"./cmd/wirebench", "./cmd/action"}
+
+// embeddedPackage is the first of embeddedPackages that tree has, or "".
+func embeddedPackage(tree string) string {
+	for _, p := range embeddedPackages {
+		if fi, err := os.Stat(filepath.Join(tree, filepath.FromSlash(p))); err == nil && fi.IsDir() {
+			return p
+		}
+	}
+	return ""
+}
 
 type embeddedTarget struct {
 	filter  string
@@ -113,21 +126,25 @@ func (embeddedTarget) CheckTree(tree string) error {
 	if err := ab.CheckModule(tree); err != nil {
 		return err
 	}
-	if fi, err := os.Stat(filepath.Join(tree, "cmd", "action")); err != nil || !fi.IsDir() {
-		return fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", ab.ErrSetup, tree, embeddedPackage)
+	if embeddedPackage(tree) == "" {
+		return fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", ab.ErrSetup, tree, embeddedPackages[0])
 	}
 	return nil
 }
 
 func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (ab.Program, error) {
-	bin := filepath.Join(dir, "action")
+	pkg := embeddedPackage(tree)
+	if pkg == "" {
+		return nil, fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", ab.ErrSetup, tree, embeddedPackages[0])
+	}
+	bin := filepath.Join(dir, "wirebench")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
 	}
 	if err := t.sandbox.Own(dir); err != nil {
 		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
 	}
-	if err := ab.GoBuild(ctx, tree, embeddedPackage, bin, t.sandbox); err != nil {
+	if err := ab.GoBuild(ctx, tree, pkg, bin, t.sandbox); err != nil {
 		return nil, err
 	}
 	args := []string{"worker"}

@@ -22,12 +22,18 @@ func TestEmbeddedTarget(t *testing.T) {
 		t.Errorf("empty dir: %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644)
-	if err := target.CheckTree(dir); !errors.Is(err, ab.ErrSetup) || !strings.Contains(err.Error(), "no ./cmd/action") {
-		t.Errorf("module without cmd/action: %v", err)
+	if err := target.CheckTree(dir); !errors.Is(err, ab.ErrSetup) || !strings.Contains(err.Error(), "no ./cmd/wirebench") {
+		t.Errorf("module without cmd/wirebench: %v", err)
 	}
-	os.MkdirAll(filepath.Join(dir, "cmd", "action"), 0o755)
-	if err := target.CheckTree(dir); err != nil {
-		t.Errorf("a wirebench-shaped tree: %v", err)
+	// A tree from before the command was renamed, then one after.
+	for _, cmd := range []string{"action", "wirebench"} {
+		os.MkdirAll(filepath.Join(dir, "cmd", cmd), 0o755)
+		if err := target.CheckTree(dir); err != nil {
+			t.Errorf("a wirebench-shaped tree with cmd/%s: %v", cmd, err)
+		}
+	}
+	if got := embeddedPackage(dir); got != "./cmd/wirebench" {
+		t.Errorf("with both commands the tree builds %s, want ./cmd/wirebench", got)
 	}
 	if err := target.CheckTree(filepath.Join(dir, "nope")); !errors.Is(err, ab.ErrSetup) {
 		t.Errorf("a missing dir: %v", err)

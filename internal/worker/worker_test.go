@@ -387,7 +387,7 @@ func TestProcess(t *testing.T) {
 		t.Skip("no go command")
 	}
 	bin := filepath.Join(t.TempDir(), "action")
-	build := exec.Command("go", "build", "-o", bin, "../../cmd/action")
+	build := exec.Command("go", "build", "-o", bin, "../../cmd/wirebench")
 	build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)

@@ -529,7 +529,7 @@ func (p *e2ePodman) output(ctx context.Context, args ...string) (string, error) 
 	return string(out), nil
 }
 
-// e2eRepoRoot is the module root (the test runs in cmd/action).
+// e2eRepoRoot is the module root (the test runs in cmd/wirebench).
 func e2eRepoRoot() (string, error) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -583,7 +583,7 @@ func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman, toolchain b
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "wirebench")
-	gobuild := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", bin, "./cmd/action")
+	gobuild := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", bin, "./cmd/wirebench")
 	gobuild.Dir = root
 	gobuild.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+runtime.GOARCH)
 	if out, err := gobuild.CombinedOutput(); err != nil {

@@ -49,7 +49,7 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 	}
 	d := local(e)
 	d.ResultsPath, d.ReportPath = c.Out, c.Report
-	d.FirstRun = fmt.Sprintf("no baseline yet at %s: the check passes; `go run ./cmd/action update` creates one", c.BaselinePath)
+	d.FirstRun = fmt.Sprintf("no baseline yet at %s: the check passes; `go run ./cmd/wirebench update` creates one", c.BaselinePath)
 	if err := d.Deliver(ctx, o); err != nil {
 		return err
 	}

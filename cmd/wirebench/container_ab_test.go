@@ -54,7 +54,7 @@ func TestContainerActionAB(t *testing.T) {
 	// anyone may write (the workspace is not the sandbox's to write), so
 	// the test can see what code from a pull request gets to read.
 	const (
-		workerGo   = "cmd/action/worker.go"
+		workerGo   = "cmd/wirebench/worker.go"
 		workerFunc = "func cmdWorker(ctx context.Context, e *env, args []string) error {\n"
 		workerEnv  = "worker-env.txt"
 		imports    = "import (\n\t\"context\"\n"
