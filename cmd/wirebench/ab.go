@@ -38,6 +38,10 @@ type abRun struct {
 	// BaseCommit and HeadCommit, when set, are recorded as the builds'
 	// commits (the action knows them from the event).
 	BaseCommit, HeadCommit string
+	// Count, when set, counts both builds' work under callgrind
+	// (ab.Count) instead of timing them; Options.Compare then holds the
+	// counted options (countedOptions).
+	Count *ab.Counting
 }
 
 // abFromConfig is the A/B comparison c asks for.
@@ -76,6 +80,11 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	}
 	r := abFromConfig(e, c, target)
 	r.Sandbox = sb
+	var note string
+	if r.Count, note, err = counting(ctx, c, nil); err != nil {
+		return err
+	}
+	r.Options.Compare = countedOptions(c, r.Options.Compare, r.Count)
 	if c.Bench != "" {
 		r.Filter = c.Bench
 	}
@@ -84,7 +93,7 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	in := report.Input{BaselineSource: "the base build (" + c.BasePath + ")",
-		Title: "wirebench: same-runner A/B, " + c.HeadPath + " against " + c.BasePath, FailOn: c.FailCondition()}
+		Title: "wirebench: same-runner A/B, " + c.HeadPath + " against " + c.BasePath, FailOn: c.FailCondition(), Notes: withNote(nil, note)}
 	out := pipeline.Paired(o, nil, in)
 	d := local(e)
 	d.ResultsPath, d.ReportPath, d.Format = c.Out, c.Report, c.Format
@@ -120,6 +129,9 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		fmt.Fprintf(progress, "wirebench: ab: built the %s (%s) in %s\n", side.label, side.tree, time.Since(t0).Round(100*time.Millisecond))
 	}
 	built := time.Since(start)
+	if r.Count != nil {
+		return countAB(ctx, progress, r, progs, dir, start, built)
+	}
 
 	var cpus []int
 	if r.Pin {
@@ -140,6 +152,35 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		}
 		return nil, fmt.Errorf("same-runner A/B: %w", err)
 	}
+	finishAB(o, r)
+	fmt.Fprintf(progress, "wirebench: ab: %s in all (builds %s, measurement %s; %d rounds in %d generations, %d confirmation rounds in %d, %d collections)\n",
+		time.Since(start).Round(100*time.Millisecond), built.Round(100*time.Millisecond), o.Elapsed.Round(100*time.Millisecond),
+		o.Rounds, o.Generations, o.ConfirmRounds, o.ConfirmGenerations, o.Collections)
+	return o, nil
+}
+
+// countAB is runAB's comparison of counted work (ab.Count), on the
+// programs built in dir.
+func countAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]ab.Program, dir string, start time.Time, built time.Duration) (*ab.Outcome, error) {
+	why := r.Options.Why
+	o, err := ab.Count(ctx, progs["base"], progs["head"], ab.CountOptions{Counting: *r.Count, Dir: filepath.Join(dir, "count"),
+		BaseEnv: environWith("GITHUB_SHA", r.BaseCommit), HeadEnv: environWith("GITHUB_SHA", r.HeadCommit),
+		Stderr: progress, Sandbox: r.Sandbox, Progress: progress}, r.Options.Compare, why)
+	if err != nil {
+		if errors.Is(err, ab.ErrSetup) || errors.Is(err, worker.ErrIncompatible) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("same-runner A/B, counted: %w", err)
+	}
+	finishAB(o, r)
+	fmt.Fprintf(progress, "wirebench: ab: %s in all (builds %s, counting %s in %d processes of each build)\n",
+		time.Since(start).Round(100*time.Millisecond), built.Round(100*time.Millisecond), o.Elapsed.Round(100*time.Millisecond), o.Rounds)
+	return o, nil
+}
+
+// finishAB records in o what the workers could not know: the filter, the
+// machine, the commits.
+func finishAB(o *ab.Outcome, r abRun) {
 	if r.Filter != "" {
 		o.Head.Settings.Filter, o.Base.Settings.Filter = r.Filter, r.Filter
 	}
@@ -155,10 +196,6 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 	if r.BaseCommit != "" {
 		o.Base.Env.Commit, o.Result.BaselineEnv.Commit = r.BaseCommit, r.BaseCommit
 	}
-	fmt.Fprintf(progress, "wirebench: ab: %s in all (builds %s, measurement %s; %d rounds in %d generations, %d confirmation rounds in %d, %d collections)\n",
-		time.Since(start).Round(100*time.Millisecond), built.Round(100*time.Millisecond), o.Elapsed.Round(100*time.Millisecond),
-		o.Rounds, o.Generations, o.ConfirmRounds, o.ConfirmGenerations, o.Collections)
-	return o, nil
 }
 
 // fillEnv fills what e does not know of the machine from here.

@@ -36,6 +36,13 @@ type actionRun struct {
 	// workspace (the working directory), so later steps find them.
 	outDir string
 	notes  []string
+	// counted is how the candidate was counted (nil: timed), once
+	// candidate measured it; abCounted how a same-runner A/B run counts,
+	// with the note that says why (check resolves both first: a metric
+	// that cannot be had is bad input, not the pull request's failure).
+	counted   *ab.Counting
+	abCounted *ab.Counting
+	abNote    string
 }
 
 // cmdAction runs wirebench as a GitHub Action: the inputs are read into
@@ -189,7 +196,21 @@ func (a *actionRun) loadBaseline(ctx context.Context) (*baseline.Baseline, strin
 // samples where the inputs give none, so that its timings are comparable.
 func (a *actionRun) candidate(ctx context.Context, ref *results.Results) (*results.Results, error) {
 	p, like := planLike(a.e, a.cfg, ref)
-	if _, measures := a.src.(source.Buildable); measures && like != "" {
+	_, measures := a.src.(source.Buildable)
+	if measures {
+		ct, note, err := counting(ctx, a.cfg, ref)
+		if err != nil {
+			return nil, err
+		}
+		p.Count, a.counted = ct, ct
+		if ct != nil {
+			like = "" // the budget and samples time; a count takes neither
+		}
+		if note != "" {
+			a.notes = append(a.notes, note)
+		}
+	}
+	if measures && like != "" {
 		a.notes = append(a.notes, like)
 	}
 	r, notes, err := a.src.Results(ctx, p)
@@ -238,6 +259,11 @@ func (a *actionRun) check(ctx context.Context) error {
 		return err
 	}
 	var o *pipeline.Outcome
+	if a.ev.IsPullRequest() && strings.TrimSpace(a.cfg.BasePath) != "" {
+		if a.abCounted, a.abNote, err = counting(ctx, a.cfg, nil); err != nil {
+			return err
+		}
+	}
 	abOut, why, failed := a.sameRunnerAB(ctx)
 	if failed != nil {
 		if ctx.Err() != nil {
@@ -261,11 +287,13 @@ func (a *actionRun) check(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if o, err = pipeline.Against(base, cand, a.cfg.CompareOptions(false), a.input(src)); err != nil {
+		opts := countedOptions(a.cfg, a.cfg.CompareOptions(false), a.counted)
+		if o, err = pipeline.Against(base, cand, opts, a.input(src)); err != nil {
 			return badInput{err}
 		}
 		p, _ := planLike(a.e, a.cfg, ref)
-		o = confirm(ctx, a.e, o, base, a.src, p, a.cfg.CompareOptions(false))
+		p.Count = a.counted
+		o = confirm(ctx, a.e, o, base, a.src, p, opts)
 		if o.Verdict == pipeline.NoBaseline {
 			if why != "" {
 				o.Report.Notes = append(o.Report.Notes, "Stored-baseline comparison: "+why+".")
@@ -371,6 +399,11 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 	}
 	if a.cfg.Bench != "" {
 		r.Filter = a.cfg.Bench
+	}
+	r.Count = a.abCounted
+	r.Options.Compare = countedOptions(a.cfg, r.Options.Compare, r.Count)
+	if a.abNote != "" {
+		a.notes = append(a.notes, a.abNote)
 	}
 	a.gha.Infof("wirebench: same-runner A/B: base %s (%s) against the workspace (%s), budget %s", basePath, store.ShortSHA(r.BaseCommit), store.ShortSHA(r.HeadCommit), r.Options.Budget)
 	o, err = runAB(ctx, a.e.stderr, r)

@@ -31,19 +31,26 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 		ref = base.Reference
 	}
 	p, like := planLike(e, c, ref)
+	ct, note, err := counting(ctx, c, ref)
+	if err != nil {
+		return err
+	}
+	p.Count = ct
+	if ct != nil {
+		like = "" // the budget and samples time; a count takes neither
+	}
 	cand, notes, err := measure(ctx, src, p)
 	if err != nil {
 		return err
 	}
-	if like != "" {
-		notes = append([]string{like}, notes...)
-	}
+	notes = withNote(withNote(notes, like), note)
+	opts := countedOptions(c, c.CompareOptions(false), ct)
 	in := report.Input{BaselineSource: st.Where(), Title: "wirebench: " + src.Title(), FailOn: c.FailCondition(), Notes: notes}
-	o, err := pipeline.Against(base, cand, c.CompareOptions(false), in)
+	o, err := pipeline.Against(base, cand, opts, in)
 	if err != nil {
 		return badInput{err}
 	}
-	o = confirm(ctx, e, o, base, src, p, c.CompareOptions(false))
+	o = confirm(ctx, e, o, base, src, p, opts)
 	if o.Verdict == pipeline.NoBaseline {
 		o.Report.Notes = append(o.Report.Notes, fmt.Sprintf("No baseline at %s yet: nothing to compare with, so the check passes. Run `update` on the default branch to create it.", c.BaselinePath))
 	}
@@ -72,10 +79,17 @@ func cmdUpdate(ctx context.Context, e *env, args []string) error {
 	if c.Filter != "" {
 		fmt.Fprintf(e.stderr, "wirebench: warning: --filter %q stores a partial reference; checks will list the other benchmarks as new\n", c.Filter)
 	}
-	cand, notes, err := measure(ctx, src, plan(e, c, false))
+	p := plan(e, c, false)
+	ct, note, err := counting(ctx, c, nil)
 	if err != nil {
 		return err
 	}
+	p.Count = ct
+	cand, notes, err := measure(ctx, src, p)
+	if err != nil {
+		return err
+	}
+	notes = withNote(notes, note)
 	o, err := pipeline.Update(ctx, st, cand, runIdentity(e.getenv), c.History, report.Input{Title: "wirebench: " + src.Title(), Notes: notes})
 	if err != nil {
 		return badInput{err}

@@ -33,6 +33,14 @@ func planLike(e *env, c *config.Config, ref *results.Results) (source.Plan, stri
 	return p, note
 }
 
+// withNote is notes with note first, when there is one.
+func withNote(notes []string, note string) []string {
+	if note == "" {
+		return notes
+	}
+	return append([]string{note}, notes...)
+}
+
 // measure gives the source's results; a selection or file problem is bad
 // input.
 func measure(ctx context.Context, src source.Source, p source.Plan) (*results.Results, []string, error) {
@@ -70,11 +78,17 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 			p.Reference = b.Reference
 		}
 	}
+	ct, note, err := counting(ctx, c, nil)
+	if err != nil {
+		return err
+	}
+	p.Count = ct
 	src := commandSource(c, e)
 	cand, notes, err := measure(ctx, src, p)
 	if err != nil {
 		return err
 	}
+	notes = withNote(notes, note)
 	d := local(e)
 	d.ResultsPath, d.Format, d.Plots = c.Out, c.Format, c.Plots
 	return d.Deliver(ctx, pipeline.Run(cand, report.Input{Title: "wirebench: " + src.Title(), Notes: notes}))

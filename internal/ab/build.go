@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/sandbox"
 	"github.com/wirebench/wirebench/internal/worker"
 )
@@ -127,6 +128,9 @@ type StartOptions struct {
 	// same CPUs (worker.OneCPU gives one): the blocks of a visit then
 	// meet the same neighbours. nil leaves the workers to the scheduler.
 	CPUs []int
+	// counter, when set, runs every worker under callgrind (CountSolo,
+	// Count).
+	counter *counter
 }
 
 // Processes returns a Spawner that starts the worker processes of the two
@@ -277,12 +281,27 @@ func startProgram(ctx context.Context, side, label string, p Program, env []stri
 	m := &multi{side: side, byKey: map[string]int{}}
 	for _, part := range p {
 		cmd := part.Command
-		cmd.Path, cmd.Args, cmd.Env = o.Sandbox.Wrap(cmd.Path, cmd.Args, append(slices.Clone(env), cmd.Env...))
-		cmd.CPUs = o.CPUs
+		cmd.Env = append(slices.Clone(env), cmd.Env...)
 		partLabel := label
 		if part.Package != "" {
 			partLabel += " " + part.Package
 		}
+		var dumps *callgrind.Dumps
+		if o.counter != nil {
+			var out string
+			cmd, out = o.counter.wrap(cmd, partLabel)
+			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+				m.kill()
+				return nil, fmt.Errorf("%w: %v", ErrSetup, err)
+			}
+			if err := o.Sandbox.Own(filepath.Dir(out)); err != nil {
+				m.kill()
+				return nil, fmt.Errorf("%w: %v", ErrSetup, err)
+			}
+			dumps = &callgrind.Dumps{OutFile: out}
+		}
+		cmd.Path, cmd.Args, cmd.Env = o.Sandbox.Wrap(cmd.Path, cmd.Args, cmd.Env)
+		cmd.CPUs = o.CPUs
 		c, err := worker.Start(ctx, partLabel, cmd, o.Stderr)
 		if err != nil {
 			m.kill()
@@ -297,6 +316,7 @@ func startProgram(ctx context.Context, side, label string, p Program, env []stri
 			}
 		}
 		m.add(c, part.Package, names)
+		m.dumps = append(m.dumps, dumps)
 	}
 	return m, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/worker"
 )
@@ -24,6 +25,9 @@ type multi struct {
 	// byKey is the part of every benchmark; names its name in that part.
 	byKey map[string]int
 	names map[string]string
+	// dumps are the parts' callgrind dumps when they run counted (nil
+	// entries otherwise).
+	dumps []*callgrind.Dumps
 }
 
 // add joins part c, whose benchmarks names belong to package pkg.
@@ -79,6 +83,36 @@ func (m *multi) Run(ctx context.Context, key string, n, pre int) (bench.Sample, 
 	}
 	s, err := c.Run(ctx, name, n, pre)
 	return s, m.fail(err)
+}
+
+// countable checks that every part counts its blocks: runs under
+// callgrind and speaks a protocol with counted blocks.
+func (m *multi) countable() error {
+	for i, c := range m.parts {
+		if m.dumps[i] == nil || c.Version < worker.CountingVersion || !c.Handshake().Counting {
+			return fmt.Errorf("%w: the %s worker cannot count its blocks (protocol version %d, under callgrind: %t; counting needs version %d and valgrind)",
+				worker.ErrIncompatible, c.Label, c.Version, c.Handshake().Counting, worker.CountingVersion)
+		}
+	}
+	return nil
+}
+
+// Count runs one counted block of the benchmark key (worker.Client.Count)
+// and reads its counts from the dump of the part that ran it.
+func (m *multi) Count(ctx context.Context, key string, n, pre int, timeout time.Duration) (bench.Sample, callgrind.Counts, error) {
+	i, ok := m.byKey[key]
+	if !ok {
+		return bench.Sample{}, callgrind.Counts{}, m.fail(fmt.Errorf("no worker serves %q", key))
+	}
+	s, err := m.parts[i].Count(ctx, m.names[key], n, pre, timeout)
+	if err != nil {
+		return bench.Sample{}, callgrind.Counts{}, m.fail(err)
+	}
+	c, err := m.dumps[i].Next()
+	if err != nil {
+		return bench.Sample{}, callgrind.Counts{}, m.fail(fmt.Errorf("%s worker: %s: read its counts: %w", m.parts[i].Label, key, err))
+	}
+	return s, c, nil
 }
 
 func (m *multi) Size(ctx context.Context, key string) (int, error) {

@@ -74,6 +74,10 @@ type Sample struct {
 	// that worker's garbage count starts again. The harness, which
 	// collects before every batch anyway, leaves it unset.
 	Collected bool
+	// Counted is set when the batch ran under callgrind's counters (an
+	// A/B worker's counted block): its instructions are in the worker's
+	// dump, not in this sample.
+	Counted bool
 	// Metrics are the other units a benchmark reported for the batch
 	// (b.ReportMetric in a go test benchmark, e.g. B/msg), per operation
 	// as the benchmark reported them; nil for the suite's benchmarks.

@@ -37,7 +37,7 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 		shifts = res.historyShifts(h, cand, shifts, opts)
 	}
 	h.gate.Speed = h.speedCheck(cand, opts.Confidence)
-	f := testNoisy(ns, shifts, h, opts)
+	f := testNoisy(ns, shifts, h, countedGate(base, cand), opts)
 	for _, n := range ns {
 		judgeStored(n, opts, f)
 	}

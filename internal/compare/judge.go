@@ -125,6 +125,10 @@ func judgeStored(n noisy, opts Options, f families) {
 	if n.c.NotEnforced != "" {
 		m = f.reported
 	}
+	if n.counted != nil {
+		Judge(n.c, opts, m, newProcessSensitivity(n.counted, n.p.b, n.p.c))
+		return
+	}
 	if n.between == nil {
 		Judge(n.c, opts, m, unpaired{n.p.b, n.p.c})
 		return

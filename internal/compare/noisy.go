@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/stats"
 )
 
@@ -17,6 +18,8 @@ type noisy struct {
 	c       *Comparison
 	p       pair
 	between *stats.NewRunTest
+	// counted is the Welch test of a counted metric's processes.
+	counted *stats.WelchTest
 }
 
 // estimate fills the Hodges–Lehmann ratio and interval of a noisy metric,
@@ -84,15 +87,19 @@ type families struct{ enforced, reported int }
 // the candidate's samples divided by its machine's speed shift where that
 // shift is applied (see normalizeTiming): a timing against the history
 // (testTiming), anything else by the Mann–Whitney test of the samples.
+// A counted metric is tested by testCounted, its gate (countedGate) given
+// as counted.
 // It adjusts the p-values of the comparisons that can fail the run
 // together, and those only reported together apart, and returns how many
 // each family has: the m of Judge.
-func testNoisy(ns []noisy, shifts map[int]*Shift, h *historyModel, opts Options) families {
+func testNoisy(ns []noisy, shifts map[int]*Shift, h *historyModel, counted string, opts Options) families {
 	var enforced, reported []*Comparison
 	for i := range ns {
 		n := &ns[i]
 		cand := normalizeTiming(n.c, n.p.c, shifts[n.p.shard])
 		switch {
+		case results.IsCounted(n.c.Unit):
+			testCounted(n, counted, opts)
 		case isTiming(n.c.Unit):
 			h.testTiming(n, cand, opts.Confidence)
 		case n.c.Note != "":

@@ -48,6 +48,11 @@ type Options struct {
 	// Normalize decides when timings are judged against the machine's
 	// global speed shift. Default auto.
 	Normalize Normalize
+	// CountedUnit, when set, is the counted unit that gates
+	// (results.UnitInstructionsPerOp or results.UnitEstCyclesPerOp); a
+	// run that counted both reports the other only. Empty: every counted
+	// unit gates.
+	CountedUnit string
 	// History is the stored baseline's past runs, which judge its timings
 	// (see MinHistoryRuns); nil means none but the baseline itself, so
 	// timings are reported, not enforced. Only Compare uses it: a

@@ -166,6 +166,10 @@ type Method string
 const (
 	MethodStored Method = "stored-baseline"
 	MethodPaired Method = "same-runner-ab"
+	// MethodCounted is the same-runner A/B comparison of counted work:
+	// both builds counted on this machine in processes of their own,
+	// compared process set against process set (internal/ab.Count).
+	MethodCounted Method = "counted-ab"
 )
 
 // AACheck is the result of comparing the base build with itself in a

@@ -53,6 +53,24 @@ const (
 // the baseline says.
 const DefaultSamples = 15
 
+// The metrics of the metric setting: wall time, or work counted under
+// Valgrind (internal/callgrind), or auto.
+const (
+	MetricTime         = "time"
+	MetricInstructions = "instructions"
+	MetricCycles       = "cycles"
+	MetricAuto         = "auto"
+)
+
+// Metrics lists the metric setting's values.
+var Metrics = []string{MetricTime, MetricInstructions, MetricCycles, MetricAuto}
+
+// CountedThreshold is the default effect floor of a counted metric, in
+// both ways of comparing: counts move between processes by tenths of a
+// percent, so 1% is a change the measurement can see, and smaller ones
+// rarely matter.
+const CountedThreshold = 0.01
+
 // Config is every setting of every command. Budget 0, Samples 0 and
 // Threshold < 0 mean "the default of the comparison made" (see
 // MeasureBudget, MeasureSamples and CompareOptions): the action decides
@@ -66,6 +84,10 @@ type Config struct {
 	Filter  string
 	Seed    uint64
 	Shard   string
+	// Metric is what measures and gates speed (see Metrics); Processes
+	// the counted processes per build (0: the default or the baseline's).
+	Metric    string
+	Processes int
 	// A module's own benchmarks: the go test -bench pattern (empty: the
 	// embedded suite), package patterns and build flags, each list
 	// separated by spaces.

@@ -62,6 +62,12 @@ var settings = []setting{
 	{name: "seed", cmds: []Command{Run, Check, Update, AB}, def: "0",
 		help:  "seed of the shuffled order (0: random)",
 		value: func(c *Config) flag.Value { return seed{&c.Seed} }},
+	{name: "metric", cmds: []Command{Run, Check, Update, AB, Action}, def: "auto",
+		help:  "what measures and gates speed: time (wall time), instructions (instructions/op counted under Valgrind's callgrind, which a busy or shared machine does not move), cycles (est-cycles/op from callgrind's cache simulation, 2-3 times slower to count; instructions/op reported beside) or auto (instructions where valgrind is installed, else time; a check takes its baseline's metric)",
+		value: func(c *Config) flag.Value { return enum{&c.Metric, Metrics} }},
+	{name: "processes", cmds: []Command{Run, Check, Update, AB, Action},
+		help:  "with a counted metric, the worker processes each build is counted in (processes are the replicates: a count moves between processes with map order and hash seeds); empty: 5, or a check's baseline's own",
+		value: func(c *Config) flag.Value { return count{p: &c.Processes, min: 2} }},
 	{name: "shard", cmds: []Command{Run, Check, Update, Action},
 		help:  "measure only shard I of N of the suite (I/N), for a job matrix; merge the shards' results with mode merge",
 		value: func(c *Config) flag.Value { return shardValue{&c.Shard} }},
@@ -84,8 +90,7 @@ var settings = []setting{
 
 	// Comparing.
 	{name: "threshold", cmds: []Command{Compare, Check, Merge, AB, Action},
-		def: "5%", defFor: map[Command]string{AB: "1%", Action: ""},
-		help:  "relative change of a timing that matters (5% or 0.05); in the A/B mode the effect floor; empty: 5% against a stored baseline, 1% in A/B",
+		help:  "relative change of a timing or a count that matters (5% or 0.05), the effect floor: smaller changes never fail, however significant; empty: 5% for timings against a stored baseline, 1% in the same-runner A/B mode and for counted metrics",
 		value: func(c *Config) flag.Value { c.Threshold = -1; return percent{&c.Threshold} }},
 	{name: "size-threshold", cmds: []Command{Compare, Check, Merge, AB, Action}, def: "0%",
 		help:  "growth of the encoded size (B/msg) that fails (0%: any byte)",

@@ -2,13 +2,14 @@ package report
 
 import (
 	"fmt"
-	"github.com/wirebench/wirebench/internal/compare"
 	"io"
 	"math"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -22,9 +23,23 @@ type cell struct {
 	hasSer, hasDeser, hasSize bool
 }
 
+// speedUnit is the unit a run's serialize and deserialize columns show:
+// ns/op, or for a counted run the counted unit it gates on (est-cycles/op
+// when it simulated the caches, else instructions/op).
+func speedUnit(r *results.Results) string {
+	switch c := r.Settings.Counter; {
+	case c == nil:
+		return results.UnitNsPerOp
+	case c.CacheSim:
+		return results.UnitEstCyclesPerOp
+	}
+	return results.UnitInstructionsPerOp
+}
+
 // cells gathers a run's benchmarks by codec and dataset, in the order they
 // first appear.
 func cells(r *results.Results) (datasets []string, byDataset map[string][]*cell) {
+	speed := speedUnit(r)
 	byDataset = map[string][]*cell{}
 	index := map[[2]string]*cell{}
 	for _, b := range r.Benchmarks {
@@ -46,11 +61,11 @@ func cells(r *results.Results) (datasets []string, byDataset map[string][]*cell)
 		}
 		switch b.Op {
 		case results.OpSerialize:
-			c.ser, c.hasSer = median(b.Metric(results.UnitNsPerOp)), true
+			c.ser, c.hasSer = median(b.Metric(speed)), true
 			c.serAllocs = median(b.Metric(results.UnitAllocsPerOp))
 			c.serBytes = median(b.Metric(results.UnitBytesPerOp))
 		case results.OpDeserialize:
-			c.deser, c.hasDeser = median(b.Metric(results.UnitNsPerOp)), true
+			c.deser, c.hasDeser = median(b.Metric(speed)), true
 			c.deserAllocs = median(b.Metric(results.UnitAllocsPerOp))
 			c.deserBytes = median(b.Metric(results.UnitBytesPerOp))
 		}
@@ -71,6 +86,26 @@ func RunTable(w io.Writer, r *results.Results) error {
 		return writeGeneric(w, r)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	if counter := r.Settings.Counter; counter != nil {
+		// A count has no throughput: the columns say what was counted.
+		unit := speedUnit(r)
+		fmt.Fprintf(tw, "dataset\tcodec\tsize\tserialize %s\tdeserialize %s\tser allocs\tdeser allocs\tser B/op\tdeser B/op\t\n", unit, unit)
+		for _, d := range datasets {
+			for _, c := range byDataset[d] {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", c.dataset, c.codec,
+					ifHas(c.hasSize, FormatBytes(c.size)),
+					ifHas(c.hasSer, FormatCount(c.ser)), ifHas(c.hasDeser, FormatCount(c.deser)),
+					ifHas(c.hasSer, formatCount(c.serAllocs)), ifHas(c.hasDeser, formatCount(c.deserAllocs)),
+					ifHas(c.hasSer, FormatBytes(c.serBytes)), ifHas(c.hasDeser, FormatBytes(c.deserBytes)))
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "\nMedians of %s, each counted under %s %s. Deserialize decodes and reads every field. Wall time was not measured.\n",
+			human.Plural(counter.Processes, "process", "processes"), counter.Tool, counter.Version)
+		return nil
+	}
 	fmt.Fprintln(tw, "dataset\tcodec\tsize\tserialize\tdeserialize\tser MB/s\tdeser MB/s\tser allocs\tdeser allocs\tser B/op\tdeser B/op\t")
 	for _, d := range datasets {
 		for _, c := range byDataset[d] {
@@ -194,8 +229,26 @@ func FormatValue(v float64, unit string) string {
 		return FormatBytes(v)
 	case results.UnitAllocsPerOp:
 		return formatCount(v)
+	case results.UnitInstructionsPerOp, results.UnitEstCyclesPerOp:
+		return FormatCount(v)
 	}
 	return sig3(v) + " " + unit
+}
+
+// FormatCount formats a count of work (instructions, cycles) with three
+// significant digits and an SI prefix: 1.49k, 2.89G.
+func FormatCount(v float64) string {
+	switch a := math.Abs(v); {
+	case math.IsNaN(v):
+		return "-"
+	case a >= 1e9:
+		return sig3(v/1e9) + "G"
+	case a >= 1e6:
+		return sig3(v/1e6) + "M"
+	case a >= 1e3:
+		return sig3(v/1e3) + "k"
+	}
+	return sig3(v)
 }
 
 func formatCount(v float64) string {

@@ -60,6 +60,16 @@ func addResult(res *Results, index map[string]int, rec *benchfmt.Result) error {
 	if res.Suite == "" {
 		res.Suite = rec.GetConfig("wirebench-suite")
 	}
+	if res.Settings.Counter == nil {
+		if c := rec.GetConfig("wirebench-counter"); c != "" {
+			counter, err := ParseCounter(c)
+			if err != nil {
+				file, line := rec.Pos()
+				return fmt.Errorf("%s: %v", posOf(file, line), err)
+			}
+			res.Settings.Counter = counter
+		}
+	}
 	if res.Env.GOOS == "" {
 		res.Env.GOOS = rec.GetConfig("goos")
 		res.Env.GOARCH = rec.GetConfig("goarch")
@@ -139,6 +149,10 @@ func (r *Results) WriteBench(w io.Writer) error {
 		{"goos", r.Env.GOOS}, {"goarch", r.Env.GOARCH}, {"pkg", "github.com/wirebench/wirebench"},
 		{"cpu", r.Env.CPU}, {"go", r.Env.GoVersion}, {"gomaxprocs", itoa(r.Env.GOMAXPROCS)},
 		{"wirebench-suite", r.Suite}, {"wirebench-machine", r.Env.Machine}, {"commit", r.Env.Commit},
+	}
+	if r.Settings.Counter != nil {
+		// Counts are comparable only with counts made the same way.
+		cfg = append(cfg, struct{ k, v string }{"wirebench-counter", r.Settings.Counter.String()})
 	}
 	for _, c := range cfg {
 		if c.v != "" {

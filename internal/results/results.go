@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -24,7 +25,19 @@ const (
 	UnitAllocsPerOp = "allocs/op"
 	UnitBytesPerMsg = "B/msg"
 	UnitMBPerSec    = "MB/s"
+	// Counted work (internal/callgrind): instructions executed per
+	// operation, and cycles per operation estimated from callgrind's
+	// cache simulation. Their samples are one per worker process.
+	UnitInstructionsPerOp = "instructions/op"
+	UnitEstCyclesPerOp    = "est-cycles/op"
 )
+
+// IsCounted reports whether unit is counted work rather than a timing or
+// a size: its samples are processes, each the reduction of that
+// process's counted blocks.
+func IsCounted(unit string) bool {
+	return unit == UnitInstructionsPerOp || unit == UnitEstCyclesPerOp
+}
 
 // The operations a serialization benchmark measures (Benchmark.Op).
 const (
@@ -74,6 +87,105 @@ type Settings struct {
 	Shard     string `json:"shard,omitempty"`
 	Partition string `json:"partition,omitempty"`
 	SuiteSize int    `json:"suite_size,omitempty"`
+	// Counter is set on a counted run: how its work was counted. Its
+	// benchmarks' Iterations are then the counted block size of each
+	// process (one sample per process).
+	Counter *Counter `json:"counter,omitempty"`
+}
+
+// Counter records how a counted run counted, everything two counted runs
+// must share for their counts to be comparable (with each benchmark's
+// block size, Benchmark.Iterations).
+type Counter struct {
+	// Tool is "callgrind" and Version Valgrind's version.
+	Tool    string `json:"tool"`
+	Version string `json:"version"`
+	// CacheSim is set when the cache was simulated (est-cycles/op), at
+	// Geometry ("I1 32768,8,64 D1 32768,8,64 LL 8388608,16,64").
+	CacheSim bool   `json:"cache_sim,omitempty"`
+	Geometry string `json:"geometry,omitempty"`
+	// Method is how a block's count becomes a count per operation:
+	// "block" (the block holds the operations alone: its count over its
+	// iterations) or "difference" (a go test benchmark function run
+	// whole, its setup included: the difference of blocks of n and 2n
+	// iterations, over n).
+	Method string `json:"method"`
+	// Processes is the worker processes each benchmark was counted in,
+	// Blocks the counted blocks (pairs, for "difference") of each in
+	// every process, reduced to the process's median.
+	Processes int `json:"processes"`
+	Blocks    int `json:"blocks"`
+}
+
+// Counting methods (Counter.Method).
+const (
+	CountBlock      = "block"
+	CountDifference = "difference"
+)
+
+// Diff lists how c and o differ in what decides a count, old (c) to new
+// (o): the tool, its version, the cache simulation and the method.
+func (c *Counter) Diff(o *Counter) []Difference {
+	var d []Difference
+	add := func(field, a, b string) {
+		if a != b {
+			d = append(d, Difference{Field: field, Old: a, New: b})
+		}
+	}
+	add("counter", c.Tool, o.Tool)
+	add("valgrind", c.Version, o.Version)
+	add("cache simulation", c.cache(), o.cache())
+	add("counting method", c.Method, o.Method)
+	return d
+}
+
+// String is the counter as the Go benchmark format's
+// "wirebench-counter:" line writes it: "callgrind 3.19.0 method=block
+// processes=5 blocks=3", with " cache=GEOMETRY" (its spaces as "_") when
+// the cache was simulated. ParseCounter reads it back.
+func (c *Counter) String() string {
+	s := fmt.Sprintf("%s %s method=%s processes=%d blocks=%d", c.Tool, c.Version, c.Method, c.Processes, c.Blocks)
+	if c.CacheSim {
+		s += " cache=" + strings.ReplaceAll(c.Geometry, " ", "_")
+	}
+	return s
+}
+
+// ParseCounter reads a counter written by Counter.String.
+func ParseCounter(s string) (*Counter, error) {
+	f := strings.Fields(s)
+	if len(f) < 2 {
+		return nil, fmt.Errorf("counter %q: want \"TOOL VERSION key=value...\"", s)
+	}
+	c := &Counter{Tool: f[0], Version: f[1]}
+	for _, kv := range f[2:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, fmt.Errorf("counter %q: %q is not key=value", s, kv)
+		}
+		var err error
+		switch k {
+		case "method":
+			c.Method = v
+		case "processes":
+			c.Processes, err = strconv.Atoi(v)
+		case "blocks":
+			c.Blocks, err = strconv.Atoi(v)
+		case "cache":
+			c.CacheSim, c.Geometry = true, strings.ReplaceAll(v, "_", " ")
+		}
+		if err != nil || c.Processes < 0 || c.Blocks < 0 {
+			return nil, fmt.Errorf("counter %q: %s=%s is not a count", s, k, v)
+		}
+	}
+	return c, nil
+}
+
+func (c *Counter) cache() string {
+	if !c.CacheSim {
+		return "off"
+	}
+	return c.Geometry
 }
 
 // Axes are a codec-by-dataset suite's codecs and datasets, each in the

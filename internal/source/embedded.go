@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/ab"
@@ -69,6 +70,18 @@ func (e Embedded) Results(ctx context.Context, p Plan) (*results.Results, []stri
 		}
 		fmt.Fprintf(p.progress(), "wirebench: shard %s of %d benchmarks, %s\n", spec, len(names), how)
 	}
+	if p.Count != nil {
+		res, err := e.count(ctx, p, sel)
+		if err != nil {
+			return nil, nil, err
+		}
+		res.Settings.Filter = p.Filter
+		res.Axes = bench.Axes()
+		if !spec.Whole() {
+			res.Settings.Shard, res.Settings.Partition, res.Settings.SuiteSize = spec.String(), partition, suiteSize
+		}
+		return res, nil, nil
+	}
 	benches, err := bench.Prepare(sel, bench.Datasets())
 	if err != nil {
 		return nil, nil, err
@@ -84,6 +97,54 @@ func (e Embedded) Results(ctx context.Context, p Plan) (*results.Results, []stri
 		res.Settings.Shard, res.Settings.Partition, res.Settings.SuiteSize = spec.String(), partition, suiteSize
 	}
 	return res, nil, nil
+}
+
+// count counts the benchmarks sel selects (ab.CountSolo) in worker
+// processes of p.Self, this binary by default: `wirebench worker`
+// serving exactly those benchmarks, each named by an anchored
+// alternative of its --filter.
+func (Embedded) count(ctx context.Context, p Plan, sel bench.Selection) (*results.Results, error) {
+	self := p.Self
+	if self == "" {
+		var err error
+		if self, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("find this binary to count the suite in worker processes: %w", err)
+		}
+	}
+	names := bench.Names(sel, bench.Datasets())
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no benchmark matches --filter %q", p.Filter)
+	}
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = regexp.QuoteMeta(n)
+	}
+	prog := ab.Program{{Command: worker.Command{Path: self, Args: []string{"worker", "--filter", "^(" + strings.Join(quoted, "|") + ")$"},
+		// Measured in the worker as in-process runs are; set here, it
+		// also keeps the worker from re-executing itself to set it, which
+		// under valgrind would run the new process uncounted.
+		Env: []string{"GODEBUG=madvdontneed=0"}}}}
+	sb := p.Sandbox
+	if sb == nil {
+		var err error
+		if sb, err = sandbox.Default(); err != nil {
+			return nil, err
+		}
+		defer sb.Close()
+	}
+	dir, err := os.MkdirTemp("", "wirebench-count-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	res, err := ab.CountSolo(ctx, prog, ab.CountOptions{Counting: *p.Count, Dir: dir, Stderr: p.Progress, Progress: p.Progress, Sandbox: sb})
+	if err != nil {
+		return nil, fmt.Errorf("count: %w", err)
+	}
+	res.Suite = bench.SuiteName
+	env := bench.CaptureEnv(p.getenv)
+	res.Env.Commit, res.Env.Ref, res.Env.Runner, res.Env.Time = env.Commit, env.Ref, env.Runner, env.Time
+	return res, nil
 }
 
 // shardCosts are the expected costs of the reference's benchmarks under

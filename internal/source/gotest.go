@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/ab"
@@ -75,9 +76,17 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := ab.Solo(ctx, prog, ab.SoloOptions{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Env: g.Env, Stderr: p.Progress, Progress: p.Progress, Sandbox: p.Sandbox})
-	if err != nil {
-		return nil, nil, fmt.Errorf("measure: %w", err)
+	var r *results.Results
+	if p.Count != nil {
+		r, err = ab.CountSolo(ctx, prog, ab.CountOptions{Counting: *p.Count, Dir: filepath.Join(dir, "count"), BaseEnv: g.Env, Stderr: p.Progress, Progress: p.Progress, Sandbox: p.Sandbox})
+		if err != nil {
+			return nil, nil, fmt.Errorf("count: %w", err)
+		}
+	} else {
+		r, err = ab.Solo(ctx, prog, ab.SoloOptions{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Env: g.Env, Stderr: p.Progress, Progress: p.Progress, Sandbox: p.Sandbox})
+		if err != nil {
+			return nil, nil, fmt.Errorf("measure: %w", err)
+		}
 	}
 	r.Suite = GoTestSuite
 	env := results.Env{Commit: p.getenv("GITHUB_SHA"), Ref: p.getenv("GITHUB_REF_NAME")}

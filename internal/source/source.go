@@ -49,6 +49,13 @@ type Plan struct {
 	// Sandbox runs builds and workers of code that may come from a pull
 	// request as its unprivileged user; nil runs them as is.
 	Sandbox *sandbox.Sandbox
+	// Count, when set, counts the work of the benchmarks under callgrind
+	// instead of timing them (ab.CountSolo); Budget and Samples are then
+	// unused.
+	Count *ab.Counting
+	// Self is the wirebench executable whose `worker` command serves the
+	// embedded suite when it is counted; "" is this process's own.
+	Self string
 }
 
 func (p Plan) getenv(k string) string {

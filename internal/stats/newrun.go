@@ -224,3 +224,65 @@ func (t NewRunTest) Inflate(f float64) NewRunTest {
 	t.P = math.Min(1, 2*dist.Survival(math.Abs(t.T)))
 	return t
 }
+
+// WelchTest is the outcome of Welch: the difference of two means with its
+// interval, standard error, degrees of freedom and test.
+type WelchTest struct {
+	// Interval is the estimated difference mean(y) - mean(x) with its
+	// interval at Confidence: the difference ± t(DF) · SE.
+	Interval
+	// SE is the standard error of the difference and DF its
+	// Welch–Satterthwaite degrees of freedom.
+	SE, DF float64
+	// T is the difference over SE and P its two-sided p-value under
+	// Student's t with DF degrees of freedom.
+	T, P float64
+}
+
+// Welch is Welch's two-sample t test of mean(y) against mean(x), each
+// sample with its own variance: SE² = var(x)/len(x) + var(y)/len(y),
+// DF by the Welch–Satterthwaite equation, as R's t.test(y, x) computes
+// them (checked against R in testdata/newrun.R). Each sample needs at
+// least 2 values. When both samples are constant there is no spread to
+// test against: ErrAllEqual (the caller decides: equal means are no
+// change, different ones a certain one).
+func Welch(x, y []float64, confidence float64) (WelchTest, error) {
+	t, err := welch(x, y, confidence)
+	if err != nil {
+		return WelchTest{}, fmt.Errorf("stats: Welch's t test: %w", err)
+	}
+	return t, nil
+}
+
+func welch(x, y []float64, confidence float64) (WelchTest, error) {
+	if err := checkLevel("confidence", confidence); err != nil {
+		return WelchTest{}, err
+	}
+	if err := checkSample("x", x, 2); err != nil {
+		return WelchTest{}, err
+	}
+	if err := checkSample("y", y, 2); err != nil {
+		return WelchTest{}, err
+	}
+	ssx, dfx := sumSquares(x)
+	ssy, dfy := sumSquares(y)
+	vx, vy := ssx/dfx/float64(len(x)), ssy/dfy/float64(len(y))
+	if vx+vy == 0 {
+		return WelchTest{}, fmt.Errorf("both samples are constant: %w", ErrAllEqual)
+	}
+	se := math.Sqrt(vx + vy)
+	df := (vx + vy) * (vx + vy) / (vx*vx/dfx + vy*vy/dfy)
+	diff := mean(y) - mean(x)
+	dist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
+	half := dist.Quantile(1-(1-confidence)/2) * se
+	t := diff / se
+	res := WelchTest{
+		Interval: Interval{Estimate: diff, Lo: diff - half, Hi: diff + half, Confidence: confidence},
+		SE:       se, DF: df, T: t,
+		P: math.Min(1, 2*dist.Survival(math.Abs(t))),
+	}
+	if err := finiteInterval(res.Interval); err != nil {
+		return WelchTest{}, err
+	}
+	return res, nil
+}

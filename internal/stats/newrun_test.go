@@ -49,6 +49,19 @@ type newRunReference struct {
 		DF     []num  `json:"df"`
 		Lambda num    `json:"lambda"`
 	} `json:"dispersion"`
+	Welch []struct {
+		Name       string `json:"name"`
+		X          []num  `json:"x"`
+		Y          []num  `json:"y"`
+		Confidence num    `json:"confidence"`
+		Estimate   num    `json:"estimate"`
+		Lo         num    `json:"lo"`
+		Hi         num    `json:"hi"`
+		SE         num    `json:"se"`
+		DF         num    `json:"df"`
+		T          num    `json:"t"`
+		P          num    `json:"p"`
+	} `json:"welch"`
 }
 
 func loadNewRunReference(t *testing.T) *newRunReference {
@@ -61,8 +74,8 @@ func loadNewRunReference(t *testing.T) *newRunReference {
 	if err := json.Unmarshal(b, &ref); err != nil {
 		t.Fatalf("parse testdata/newrun.json: %v", err)
 	}
-	if len(ref.NewRun) == 0 || len(ref.MDE) == 0 || len(ref.Inflate) == 0 || len(ref.Dispersion) == 0 {
-		t.Fatal("testdata/newrun.json lacks newrun, mde, inflate or dispersion cases")
+	if len(ref.NewRun) == 0 || len(ref.MDE) == 0 || len(ref.Inflate) == 0 || len(ref.Dispersion) == 0 || len(ref.Welch) == 0 {
+		t.Fatal("testdata/newrun.json lacks newrun, mde, inflate, dispersion or welch cases")
 	}
 	return &ref
 }
@@ -240,5 +253,56 @@ func TestDispersionErrors(t *testing.T) {
 				t.Errorf("error %v, want %v", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestWelchReference: every field of Welch agrees with R's t.test(y, x,
+// var.equal = FALSE) to 1e-9 relative (the estimate, which R does not
+// print, with its difference of means; the interval's ends on the scale
+// of the estimate's spread).
+func TestWelchReference(t *testing.T) {
+	ref := loadNewRunReference(t)
+	for _, c := range ref.Welch {
+		t.Run(c.Name, func(t *testing.T) {
+			x, y := floats(c.X), floats(c.Y)
+			got, err := Welch(x, y, float64(c.Confidence))
+			if err != nil {
+				t.Fatal(err)
+			}
+			se := float64(c.SE)
+			checkNear(t, "estimate", got.Estimate, float64(c.Estimate), 1e-9, se)
+			checkNear(t, "lo", got.Lo, float64(c.Lo), 1e-9, se)
+			checkNear(t, "hi", got.Hi, float64(c.Hi), 1e-9, se)
+			checkNear(t, "se", got.SE, se, 1e-9, 0)
+			checkNear(t, "df", got.DF, float64(c.DF), 1e-9, 0)
+			checkNear(t, "t", got.T, float64(c.T), 1e-9, 0)
+			checkNear(t, "p", got.P, float64(c.P), 1e-9, 0)
+		})
+	}
+}
+
+// TestWelchErrors: too few values, constant samples, non-finite values.
+func TestWelchErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		x, y []float64
+		want error
+	}{
+		{"one value a side", []float64{1}, []float64{1, 2}, ErrTooFew},
+		{"both constant", []float64{3, 3, 3}, []float64{4, 4}, ErrAllEqual},
+		{"not finite", []float64{1, math.Inf(1)}, []float64{1, 2}, ErrNotFinite},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := Welch(tt.x, tt.y, 0.95); !errors.Is(err, tt.want) {
+				t.Errorf("Welch(%v, %v) = %v, want %v", tt.x, tt.y, err, tt.want)
+			}
+		})
+	}
+	// One constant side is a test on the other's spread alone: the
+	// one-sample t of y against x's value, 0.2 / (0.1 / sqrt(3)), 2 df.
+	w, err := Welch([]float64{5, 5, 5}, []float64{5.1, 5.3, 5.2}, 0.95)
+	if err != nil || math.Abs(w.DF-2) > 1e-9 || math.Abs(w.T-0.2/(0.1/math.Sqrt(3))) > 1e-9 {
+		t.Errorf("one constant side: df %v, t %v, %v; want df 2 and t %v", w.DF, w.T, err, 0.2/(0.1/math.Sqrt(3)))
 	}
 }

@@ -180,8 +180,14 @@ func (c *Client) exitError(err error) error {
 	}
 }
 
-// call sends one request and waits for its reply.
+// call sends one request and waits for its reply, for at most c.Timeout.
 func (c *Client) call(ctx context.Context, req Request) (Reply, error) {
+	return c.callWithin(ctx, req, c.Timeout)
+}
+
+// callWithin sends one request and waits for its reply, for at most
+// timeout (0: DefaultTimeout).
+func (c *Client) callWithin(ctx context.Context, req Request, timeout time.Duration) (Reply, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
@@ -196,7 +202,6 @@ func (c *Client) call(ctx context.Context, req Request) (Reply, error) {
 	if _, err := c.w.Write(append(data, '\n')); err != nil {
 		return Reply{}, fmt.Errorf("%s worker: send %s: %w", c.Label, req.Op, c.exitError(err))
 	}
-	timeout := c.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
@@ -245,6 +250,27 @@ func (c *Client) Run(ctx context.Context, name string, n, pre int) (bench.Sample
 	r, err := c.call(ctx, Request{Op: OpRun, Name: name, N: n, Pre: pre})
 	if err != nil {
 		return bench.Sample{}, err
+	}
+	return r.sample(), nil
+}
+
+// Count runs pre uncounted iterations of the named benchmark, then n
+// iterations as one counted block (Request.Count), waiting at most
+// timeout for the reply (a counted block runs tens of times slower than
+// natively). The block's counts are in the worker's next callgrind dump;
+// a worker that did not count it (one older than counting, or not under
+// Valgrind) is an error wrapping ErrIncompatible.
+func (c *Client) Count(ctx context.Context, name string, n, pre int, timeout time.Duration) (bench.Sample, error) {
+	if c.Version < CountingVersion || !c.Hello.Counting {
+		return bench.Sample{}, fmt.Errorf("%w: the %s worker cannot count its blocks (protocol version %d, under callgrind: %t; counting needs version %d under callgrind)",
+			ErrIncompatible, c.Label, c.Version, c.Hello.Counting, CountingVersion)
+	}
+	r, err := c.callWithin(ctx, Request{Op: OpRun, Name: name, N: n, Pre: pre, Count: true}, timeout)
+	if err != nil {
+		return bench.Sample{}, err
+	}
+	if !r.Counted {
+		return bench.Sample{}, fmt.Errorf("%w: %s worker: run %s: the block was not counted", ErrProtocol, c.Label, name)
 	}
 	return r.sample(), nil
 }

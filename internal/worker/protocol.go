@@ -16,10 +16,18 @@ const Protocol = "wirebench-ab"
 // oldest version it still accepts from the other side. A change that an
 // older peer cannot ignore (a new required request, a changed meaning)
 // bumps Version; raising MinVersion drops support for older peers.
+//
+// Version 2 added counted blocks (Request.Count, Reply.Counted,
+// Hello.Counting): a worker of version 1 would ignore the field and time
+// the block, so a counted measurement needs version 2 on both sides
+// (CountingVersion).
 const (
-	Version    = 1
+	Version    = 2
 	MinVersion = 1
 )
+
+// CountingVersion is the first protocol version with counted blocks.
+const CountingVersion = 2
 
 // Hello is the worker's first line.
 type Hello struct {
@@ -29,6 +37,14 @@ type Hello struct {
 	Suite      string      `json:"suite"`
 	Benchmarks []string    `json:"benchmarks"`
 	Env        results.Env `json:"env"`
+	// Counting is set by a worker that runs under Valgrind's callgrind
+	// and can count its blocks (Request.Count).
+	Counting bool `json:"counting,omitempty"`
+	// BlockSetup is set by a worker whose block runs a benchmark function
+	// whole, its own setup and the testing package's work included (a
+	// test binary's worker): a count per operation is then the
+	// difference between blocks of two sizes.
+	BlockSetup bool `json:"block_setup,omitempty"`
 }
 
 // Ops of the protocol.
@@ -52,6 +68,13 @@ type Request struct {
 	// processor that other work (the other build's block, another
 	// benchmark) left cold.
 	Pre int `json:"pre,omitempty"`
+	// Count, with run, counts the block instead of only timing it: the
+	// worker collects the heap, runs the pre iterations uninstrumented,
+	// and brackets the n iterations with callgrind's client requests
+	// (internal/callgrind), which dump the block's counts to the next
+	// dump file of the process. It needs a worker that announced
+	// Counting.
+	Count bool `json:"count,omitempty"`
 	// Bench, with list, is a go test -bench pattern: the worker of a test
 	// binary runs the benchmarks it selects once and answers their full
 	// names (sub-benchmarks included).
@@ -79,6 +102,9 @@ type Reply struct {
 	// Collected is set when the worker collected before the block on its
 	// own (its garbage passed Options.MaxGarbage).
 	Collected bool `json:"collected,omitempty"`
+	// Counted is set when the block was counted (Request.Count): its
+	// counts are in the process's next callgrind dump.
+	Counted bool `json:"counted,omitempty"`
 	// Size is the encoded message size, for size.
 	Size int `json:"size,omitempty"`
 	// Metrics are the other units the benchmark reported for the block
@@ -91,12 +117,12 @@ type Reply struct {
 // sampleReply is the reply that carries s, a measured block or the last
 // batch of a warm-up.
 func sampleReply(s bench.Sample) Reply {
-	return Reply{Iterations: s.Iterations, ElapsedNs: s.Elapsed.Nanoseconds(), Allocs: s.Allocs, Bytes: s.Bytes, Collected: s.Collected, Metrics: s.Metrics}
+	return Reply{Iterations: s.Iterations, ElapsedNs: s.Elapsed.Nanoseconds(), Allocs: s.Allocs, Bytes: s.Bytes, Collected: s.Collected, Counted: s.Counted, Metrics: s.Metrics}
 }
 
 // sample is the measurement r carries, the inverse of sampleReply.
 func (r Reply) sample() bench.Sample {
-	return bench.Sample{Iterations: r.Iterations, Elapsed: time.Duration(r.ElapsedNs), Allocs: r.Allocs, Bytes: r.Bytes, Collected: r.Collected, Metrics: r.Metrics}
+	return bench.Sample{Iterations: r.Iterations, Elapsed: time.Duration(r.ElapsedNs), Allocs: r.Allocs, Bytes: r.Bytes, Collected: r.Collected, Counted: r.Counted, Metrics: r.Metrics}
 }
 
 // ErrIncompatible marks a worker the orchestrator cannot talk to: a build

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -75,7 +76,8 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, s Suite, opts Options)
 		opts.MaxGarbage = DefaultMaxGarbage
 	}
 	srv := &server{suite: s, opts: opts, byName: make(map[string]*Benchmark, len(s.Benchmarks)), out: bufio.NewWriter(w)}
-	hello := Hello{Protocol: Protocol, Version: opts.Version, MinVersion: opts.MinVersion, Suite: s.Name, Env: s.Env, Benchmarks: []string{}}
+	hello := Hello{Protocol: Protocol, Version: opts.Version, MinVersion: opts.MinVersion, Suite: s.Name, Env: s.Env, Benchmarks: []string{},
+		Counting: callgrind.OnValgrind()}
 	for i := range s.Benchmarks {
 		b := &s.Benchmarks[i]
 		srv.byName[b.Name] = b
@@ -232,7 +234,11 @@ func (s *server) do(req Request) (Reply, error) {
 		if req.Pre < 0 || req.Pre > maxN {
 			return Reply{}, fmt.Errorf("run %s: pre = %d, want 0 to %d iterations", req.Name, req.Pre, maxN)
 		}
-		smp, err := s.block(b, req.N, req.Pre)
+		block := s.block
+		if req.Count {
+			block = s.countedBlock
+		}
+		smp, err := block(b, req.N, req.Pre)
 		if err != nil {
 			return Reply{}, err
 		}
@@ -294,6 +300,35 @@ func (s *server) block(b *Benchmark, n, pre int) (bench.Sample, error) {
 		return bench.Sample{}, err
 	}
 	smp.Collected = collected
+	return smp, nil
+}
+
+// countedBlock is a block counted by callgrind: the heap collected, pre
+// uncounted iterations (which refill what the collection emptied, such
+// as the buffers codecs keep in a sync.Pool), then the n iterations
+// between callgrind.Begin and callgrind.End, under bench.TimeLoop, whose
+// clock and memory statistics are read outside the counted part. The
+// collector is off, as for every block, so none of its work is counted;
+// collecting first keeps it from piling up between counted blocks.
+func (s *server) countedBlock(b *Benchmark, n, pre int) (bench.Sample, error) {
+	if !callgrind.OnValgrind() {
+		return bench.Sample{}, errors.New("a counted block needs the worker to run under valgrind --tool=callgrind")
+	}
+	s.collect()
+	if pre > 0 {
+		if err := b.safeLoop(pre); err != nil {
+			return bench.Sample{}, err
+		}
+	}
+	smp, err := bench.TimeLoop(func(n int) error {
+		callgrind.Begin()
+		defer callgrind.End()
+		return b.safeLoop(n)
+	}, n)
+	if err != nil {
+		return bench.Sample{}, err
+	}
+	smp.Counted = true
 	return smp, nil
 }
 

@@ -31,6 +31,11 @@
 # Abramowitz and Stegun 26.7.10, as gonum does above about 38.6; the last
 # case (2 degrees of freedom, ncp near 120) checks that branch.
 #
+# Welch(x, y, conf) is R's t.test(y, x, var.equal = FALSE, conf.level =
+# conf): the estimate mean(y) - mean(x), its interval, the standard error
+# (stderr), the Welch-Satterthwaite degrees of freedom (parameter), the
+# statistic and the p-value.
+#
 # Dispersion(tests) is genomic control's lambda over the tests' (t, df):
 # max(1, median(t^2 / qt(0.75, df)^2)), qt(0.75, df)^2 being the median
 # of F(1, df). Inflate(f) of a NewRun case multiplies its se by f:
@@ -140,11 +145,34 @@ disps <- c(
   dispersion("mixed_df_odd", signif(c(1.5 * rt(7, 3), 1.5 * rt(6, 9)), 6), c(rep(3, 7), rep(9, 6))),
   dispersion("below_one", c(0.1, -0.2, 0.05, 0.3), c(4, 4, 19, 19))
 )
+welch <- function(name, x, y, conf) {
+  tt <- t.test(y, x, var.equal = FALSE, conf.level = conf)
+  sprintf(paste0('    {"name": "%s", "x": %s, "y": %s, "confidence": %s,\n',
+                 '     "estimate": %s, "lo": %s, "hi": %s, "se": %s, "df": %s, "t": %s, "p": %s}'),
+          name, arr(x), arr(y), num(conf), num(mean(y) - mean(x)), num(tt$conf.int[1]), num(tt$conf.int[2]),
+          num(tt$stderr), num(tt$parameter), num(tt$statistic), num(tt$p.value))
+}
+# Log counts per process: five a side, spreads of counts between
+# processes (0.05% to 1%), one side bimodal, unequal sizes.
+set.seed(2026)
+b5 <- signif(log(1500) + rnorm(5, 0, 0.002), 8)
+h5 <- signif(log(1530) + rnorm(5, 0, 0.002), 8)
+a5 <- signif(log(1500) + rnorm(5, 0, 0.002), 8)
+w3 <- signif(log(8e6) + rnorm(3, 0, 0.0005), 10)
+w4 <- signif(log(8e6) + rnorm(4, 0, 0.01), 10)
+bi <- signif(log(c(472.2e6, 472.2e6, 497.3e6, 472.2e6, 497.3e6)) + rnorm(5, 0, 1e-4), 10)
+welchs <- c(
+  welch("two_percent_5_5", b5, h5, 0.95),
+  welch("aa_5_5", b5, a5, 0.95),
+  welch("unequal_spreads_3_4", w3, w4, 0.95),
+  welch("bimodal_side_99", b5 - log(1500) + log(472.2e6), bi, 0.99)
+)
 cat("{\n")
 cat('  "generator": "internal/stats/testdata/newrun.R",\n')
 cat(sprintf('  "r_version": "%s",\n', R.version.string))
 cat('  "newrun": [\n', paste(cases, collapse = ",\n"), "\n  ],\n", sep = "")
 cat('  "mde": [\n', paste(mdes, collapse = ",\n"), "\n  ],\n", sep = "")
 cat('  "inflate": [\n', paste(inflates, collapse = ",\n"), "\n  ],\n", sep = "")
-cat('  "dispersion": [\n', paste(disps, collapse = ",\n"), "\n  ]\n", sep = "")
+cat('  "dispersion": [\n', paste(disps, collapse = ",\n"), "\n  ],\n", sep = "")
+cat('  "welch": [\n', paste(welchs, collapse = ",\n"), "\n  ]\n", sep = "")
 cat("}\n")

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wirebench/wirebench/internal/ab"
+	"github.com/wirebench/wirebench/internal/callgrind"
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/config"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// counting resolves the metric setting of c into how to measure: nil to
+// time, or how to count under callgrind; with a note for the report when
+// auto chose, or could not count. ref, when not nil, is the stored
+// reference a check is judged against: auto takes its metric (a check
+// measures what its baseline measured, as it takes its budget and
+// samples), and a counted run keeps its block sizes and processes.
+//
+// An explicit counted metric without a working valgrind is one error
+// naming the install command; auto then times, and says so.
+func counting(ctx context.Context, c *config.Config, ref *results.Results) (*ab.Counting, string, error) {
+	metric := c.Metric
+	var note string
+	if metric == "" || metric == config.MetricAuto {
+		switch {
+		case ref != nil && ref.Settings.Counter != nil && ref.Settings.Counter.CacheSim:
+			metric, note = config.MetricCycles, "Counted est-cycles/op, as the baseline was (metric auto)."
+		case ref != nil && ref.Settings.Counter != nil:
+			metric, note = config.MetricInstructions, "Counted instructions/op, as the baseline was (metric auto)."
+		case ref != nil && refTimed(ref):
+			return nil, "Timed, as the baseline was (metric auto): a baseline stored with metric auto where valgrind runs counts instructions, which this machine's noise does not move.", nil
+		default:
+			metric = config.MetricInstructions
+		}
+		if _, err := callgrind.Find(ctx); err != nil {
+			return nil, fmt.Sprintf("Timed, not counted (metric auto): %v.", err), nil
+		}
+	}
+	if metric == config.MetricTime {
+		return nil, note, nil
+	}
+	vg, err := callgrind.Find(ctx)
+	if err != nil {
+		return nil, "", badInputf("--metric %s counts under valgrind: %v", metric, err)
+	}
+	ct := &ab.Counting{Valgrind: vg, Callgrind: callgrind.Options{CacheSim: metric == config.MetricCycles}, Processes: c.Processes, Seed: c.Seed}
+	if ref != nil && ref.Settings.Counter != nil {
+		if ct.Processes == 0 {
+			ct.Processes = ref.Settings.Counter.Processes
+		}
+		ct.Iterations = blockSizes(ref)
+	}
+	return ct, note, nil
+}
+
+// refTimed reports whether ref holds timings.
+func refTimed(ref *results.Results) bool {
+	for _, b := range ref.Benchmarks {
+		if b.Metric(results.UnitNsPerOp) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// blockSizes are the block sizes of a counted run's benchmarks, by key:
+// those whose processes all counted one size.
+func blockSizes(r *results.Results) map[string]int {
+	out := map[string]int{}
+	for _, b := range r.Benchmarks {
+		if len(b.Iterations) == 0 {
+			continue
+		}
+		n := b.Iterations[0]
+		same := true
+		for _, x := range b.Iterations {
+			same = same && x == n
+		}
+		if same && n > 0 {
+			out[b.Key()] = int(n)
+		}
+	}
+	return out
+}
+
+// countedOptions are the comparison's options for a run counted as ct
+// (nil: timed, o as it is): the counted unit that gates, and the counted
+// effect floor unless the threshold setting gives one.
+func countedOptions(c *config.Config, o compare.Options, ct *ab.Counting) compare.Options {
+	if ct == nil {
+		return o
+	}
+	o.CountedUnit = results.UnitInstructionsPerOp
+	if ct.Callgrind.CacheSim {
+		o.CountedUnit = results.UnitEstCyclesPerOp
+	}
+	if c.Threshold < 0 {
+		o.Threshold = config.CountedThreshold
+	}
+	return o
+}

@@ -1,0 +1,623 @@
+package ab
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/callgrind"
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/sandbox"
+	"github.com/wirebench/wirebench/internal/stats"
+	"github.com/wirebench/wirebench/internal/worker"
+)
+
+// Defaults of Counting.
+const (
+	// DefaultProcesses is the worker processes a build is counted in: a
+	// count moves between processes (map order and hash seeds are drawn
+	// per process), so processes are the replicates.
+	DefaultProcesses = 5
+	// DefaultCountBlocks is the counted blocks of a benchmark in each
+	// process, reduced to their median (one block for benchmarks whose
+	// single operation fills a block).
+	DefaultCountBlocks = 3
+	// DefaultCountBlock is the native time a counted block aims at when
+	// its iterations are chosen: about 2 ms, a few million instructions.
+	DefaultCountBlock = 2 * time.Millisecond
+	// DefaultCountBlockBytes bounds what a counted block may allocate with
+	// the collector off.
+	DefaultCountBlockBytes = 32 << 20
+	// countSlowdown is how many times longer than natively a counted
+	// block may take before its request times out: callgrind ran
+	// CPU-bound Go code about 57 times slower here, 120 times with the
+	// cache simulation.
+	countSlowdown = 400
+	// calibrationWarmup is each benchmark's native warm-up, whose last
+	// batch sizes its counted blocks.
+	calibrationWarmup = 20 * time.Millisecond
+)
+
+// Counting says how a counted measurement counts (see Count and
+// CountSolo). The zero value of a field means its default.
+type Counting struct {
+	// Valgrind is the Valgrind that counts; Callgrind its options.
+	Valgrind  callgrind.Valgrind
+	Callgrind callgrind.Options
+	// Processes is the worker processes each build is counted in.
+	Processes int
+	// Blocks is the counted blocks of a benchmark in each process.
+	Blocks int
+	// Jobs is how many counted processes run at once: counts do not
+	// depend on what runs beside them, so by default as many as the CPUs
+	// this process may use.
+	Jobs int
+	// Block is the native time a block aims at; MaxBlockBytes bounds what
+	// it allocates.
+	Block         time.Duration
+	MaxBlockBytes int64
+	// Iterations are block sizes to keep, by benchmark key: a stored
+	// reference's, so that counts are compared at the same block size (a
+	// count per operation depends on it: allocation slow paths, fixed
+	// costs). Benchmarks it does not name are sized from a native
+	// warm-up.
+	Iterations map[string]int
+	// Seed fixes the order of the benchmarks in each process; 0 picks
+	// one.
+	Seed uint64
+}
+
+func (c *Counting) defaults() {
+	if c.Processes <= 0 {
+		c.Processes = DefaultProcesses
+	}
+	if c.Blocks <= 0 {
+		c.Blocks = DefaultCountBlocks
+	}
+	if c.Jobs <= 0 {
+		c.Jobs = runtime.NumCPU()
+	}
+	if c.Block <= 0 {
+		c.Block = DefaultCountBlock
+	}
+	if c.MaxBlockBytes <= 0 {
+		c.MaxBlockBytes = DefaultCountBlockBytes
+	}
+	if c.Seed == 0 {
+		c.Seed = uint64(time.Now().UnixNano())
+	}
+}
+
+// CountOptions say where and how counted worker processes run.
+type CountOptions struct {
+	Counting
+	// Dir is where the dumps go (made if needed; the sandbox's user must
+	// be able to write it).
+	Dir string
+	// BaseEnv and HeadEnv are the workers' environments (secrets are
+	// dropped); nil the process's. Stderr receives their diagnostics.
+	BaseEnv, HeadEnv []string
+	Stderr           io.Writer
+	// Sandbox runs the workers as its unprivileged user; nil as is.
+	Sandbox *sandbox.Sandbox
+	// Progress receives progress lines; nil is silent.
+	Progress io.Writer
+}
+
+// counter wraps the parts of a program for counting: under callgrind,
+// each process's dumps in a file of its own under dir.
+type counter struct {
+	valgrind callgrind.Valgrind
+	options  callgrind.Options
+	dir      string
+	mu       sync.Mutex
+	started  int
+}
+
+// wrap returns cmd run by callgrind and the file its dumps go to.
+func (c *counter) wrap(cmd worker.Command, label string) (worker.Command, string) {
+	c.mu.Lock()
+	c.started++
+	n := c.started
+	c.mu.Unlock()
+	safe := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '-'
+	}, strings.ToLower(label))
+	out := filepath.Join(c.dir, fmt.Sprintf("%03d-%s", n, safe), "callgrind.out")
+	cmd.Args = c.options.Args(out, cmd.Path, cmd.Args)
+	cmd.Path = c.valgrind.Path
+	cmd.Env = callgrind.Env(cmd.Env)
+	return cmd, out
+}
+
+// calibration is what a native run of a build says before it is
+// counted: its handshake and benchmarks, their encoded sizes and their
+// cost per operation.
+type calibration struct {
+	hello   worker.Hello
+	names   []string
+	sizes   map[string]int
+	nsPerOp map[string]float64
+	bytesOp map[string]float64
+}
+
+// calibrate starts p natively and warms every benchmark up briefly, to
+// learn what it costs and how large its counted blocks should be. Only
+// the native clock decides block sizes: under Valgrind a clock reads
+// tens of times slow, and iteration counts there must be fixed.
+func calibrate(ctx context.Context, side string, p Program, env []string, o CountOptions, lists *listCache) (*calibration, error) {
+	w, err := startProgram(ctx, side, side, p, env, StartOptions{Stderr: o.Stderr, Sandbox: o.Sandbox}, lists)
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	h := w.Handshake()
+	c := &calibration{hello: h, names: h.Benchmarks, sizes: map[string]int{}, nsPerOp: map[string]float64{}, bytesOp: map[string]float64{}}
+	for _, name := range c.names {
+		s, err := w.Warmup(ctx, name, calibrationWarmup)
+		if err != nil {
+			return nil, err
+		}
+		c.nsPerOp[name] = s.NsPerOp()
+		c.bytesOp[name] = float64(s.Bytes) / float64(max(s.Iterations, 1))
+		if c.sizes[name], err = w.Size(ctx, name); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// blockSize is the iterations of a counted block of a benchmark that
+// costs ns and allocates bytes per operation natively: the largest power
+// of two that fits the block's time and memory, at least 1. A power of
+// two, so that the same benchmark measured on another day, a little
+// faster or slower, mostly gets the same size.
+func (c Counting) blockSize(ns, bytes float64) int {
+	n := max(1.0, float64(c.Block)/max(ns, 1))
+	if bytes > 0 {
+		n = min(n, max(1, float64(c.MaxBlockBytes)/bytes))
+	}
+	return 1 << int(math.Floor(math.Log2(n)))
+}
+
+// countPlan is what every counted process of a run does: the benchmarks
+// and their block sizes, and how a count per operation is made.
+type countPlan struct {
+	names      []string
+	iterations map[string]int
+	nsPerOp    map[string]float64
+	// difference is set for workers whose blocks include a benchmark
+	// function's own setup (worker.Hello.BlockSetup).
+	difference bool
+}
+
+// processCounts is what one process counted: per benchmark, its value of
+// every unit.
+type processCounts map[string]map[string]float64
+
+// countProcess counts every benchmark of plan in one fresh process of p
+// under callgrind, in an order drawn from rng.
+func (r *countRun) countProcess(ctx context.Context, side, label string, p Program, env []string, plan *countPlan, rng *rand.Rand) (processCounts, error) {
+	w, err := startProgram(ctx, side, label, p, env, StartOptions{Stderr: r.o.Stderr, Sandbox: r.o.Sandbox, counter: r.counter}, r.lists)
+	if err != nil {
+		return nil, err
+	}
+	defer w.close()
+	if err := w.countable(); err != nil {
+		return nil, w.fail(err)
+	}
+	out := processCounts{}
+	for _, i := range rng.Perm(len(plan.names)) {
+		name := plan.names[i]
+		v, err := r.countBenchmark(ctx, w, name, plan)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+// countBenchmark counts one benchmark in worker w: Blocks counted blocks
+// (one for a benchmark whose single operation fills a block), the first
+// after an uncounted block of the same size, each reduced to counts per
+// operation; their median per unit is the process's value.
+func (r *countRun) countBenchmark(ctx context.Context, w *multi, name string, plan *countPlan) (map[string]float64, error) {
+	n := plan.iterations[name]
+	blocks := r.o.Blocks
+	if n == 1 {
+		blocks = 1
+	}
+	per := map[string][]float64{}
+	for k := range blocks {
+		pre := 1
+		if k == 0 {
+			pre = n
+		}
+		var v map[string]float64
+		var err error
+		if plan.difference {
+			v, err = r.differenceBlock(ctx, w, name, n, pre, plan.nsPerOp[name])
+		} else {
+			v, err = r.plainBlock(ctx, w, name, n, pre, plan.nsPerOp[name])
+		}
+		if err != nil {
+			return nil, err
+		}
+		for u, x := range v {
+			per[u] = append(per[u], x)
+		}
+	}
+	out := map[string]float64{}
+	for u, xs := range per {
+		out[u], _ = stats.Median(xs)
+	}
+	return out, nil
+}
+
+// timeout bounds a counted request that runs iters iterations of a
+// benchmark costing ns per operation natively.
+func timeout(ns float64, iters int) time.Duration {
+	return worker.DefaultTimeout + time.Duration(countSlowdown*ns*float64(iters))
+}
+
+// plainBlock is one counted block of n iterations after pre uncounted
+// ones: its counts over n.
+func (r *countRun) plainBlock(ctx context.Context, w *multi, name string, n, pre int, ns float64) (map[string]float64, error) {
+	s, c, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre))
+	if err != nil {
+		return nil, err
+	}
+	v := r.perOp(c, float64(n))
+	v[results.UnitAllocsPerOp], v[results.UnitBytesPerOp] = s.AllocsPerOp(), s.BytesPerOp()
+	for u, x := range s.Metrics {
+		v[u] = x
+	}
+	return v, nil
+}
+
+// differenceBlock counts a benchmark whose blocks include its own setup
+// (a go test benchmark function, run whole with -test.benchtime=Nx): a
+// block of n iterations and one of 2n, whose difference over n is the
+// count of n operations alone. The allocations and the units the
+// benchmark reported are the testing package's, per operation, from the
+// larger block.
+func (r *countRun) differenceBlock(ctx context.Context, w *multi, name string, n, pre int, ns float64) (map[string]float64, error) {
+	_, c1, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre))
+	if err != nil {
+		return nil, err
+	}
+	s2, c2, err := w.Count(ctx, name, 2*n, 0, timeout(ns, 2*n))
+	if err != nil {
+		return nil, err
+	}
+	v := map[string]float64{results.UnitInstructionsPerOp: math.Max(0, float64(c2.Ir)-float64(c1.Ir)) / float64(n)}
+	if c1.CacheSim && c2.CacheSim {
+		v[results.UnitEstCyclesPerOp] = math.Max(0, c2.EstCycles()-c1.EstCycles()) / float64(n)
+	}
+	v[results.UnitAllocsPerOp], v[results.UnitBytesPerOp] = s2.AllocsPerOp(), s2.BytesPerOp()
+	for u, x := range s2.Metrics {
+		v[u] = x
+	}
+	return v, nil
+}
+
+// perOp is the counted units of c over n operations.
+func (r *countRun) perOp(c callgrind.Counts, n float64) map[string]float64 {
+	v := map[string]float64{results.UnitInstructionsPerOp: float64(c.Ir) / n}
+	if c.CacheSim {
+		v[results.UnitEstCyclesPerOp] = c.EstCycles() / n
+	}
+	return v
+}
+
+// countRun is a counted measurement under way.
+type countRun struct {
+	o       CountOptions
+	counter *counter
+	lists   *listCache
+	start   time.Time
+	mu      sync.Mutex
+	done    int
+	total   int
+}
+
+func newCountRun(o CountOptions) (*countRun, error) {
+	o.defaults()
+	if o.Valgrind.Path == "" {
+		return nil, fmt.Errorf("%w: counting needs valgrind: install it with %s", ErrSetup, callgrind.InstallHint)
+	}
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrSetup, err)
+	}
+	if err := o.Sandbox.Own(o.Dir); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrSetup, err)
+	}
+	return &countRun{o: o, counter: &counter{valgrind: o.Valgrind, options: o.Callgrind, dir: o.Dir},
+		lists: &listCache{names: map[string][]string{}}, start: time.Now()}, nil
+}
+
+// job is one counted process to run: which build, with which plan.
+type job struct {
+	side, label string
+	prog        Program
+	env         []string
+	plan        *countPlan
+	seed        uint64
+	out         processCounts
+}
+
+// runJobs runs the jobs, at most Jobs at a time. The first error ends
+// the others; a head's error is preferred, since it is the pull
+// request's.
+func (r *countRun) runJobs(ctx context.Context, jobs []*job) error {
+	r.total = len(jobs)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sem := make(chan struct{}, r.o.Jobs)
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				errs[i] = ctx.Err()
+				return
+			}
+			defer func() { <-sem }()
+			if err := ctx.Err(); err != nil {
+				errs[i] = err
+				return
+			}
+			t0 := time.Now()
+			out, err := r.countProcess(ctx, j.side, j.label, j.prog, j.env, j.plan, rand.New(rand.NewPCG(j.seed, 0x636f756e74)))
+			if err != nil {
+				errs[i] = err
+				cancel()
+				return
+			}
+			j.out = out
+			r.progressf("counted %s in %s (%d of %d processes, %s elapsed)", j.label, time.Since(t0).Round(100*time.Millisecond), r.finished(), r.total, time.Since(r.start).Round(time.Second))
+		}()
+	}
+	wg.Wait()
+	return firstError(errs)
+}
+
+// firstError is the error of a set of jobs that stopped at the first:
+// the head's when it has one (the pull request's doing), else the first
+// that is not the cancellation the first error caused.
+func firstError(errs []error) error {
+	var first, cancelled error
+	for _, err := range errs {
+		switch {
+		case err == nil:
+		case Side(err) == "head":
+			return err
+		case errors.Is(err, context.Canceled):
+			cancelled = cmp.Or(cancelled, err)
+		default:
+			first = cmp.Or(first, err)
+		}
+	}
+	return cmp.Or(first, cancelled)
+}
+
+func (r *countRun) finished() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done++
+	return r.done
+}
+
+func (r *countRun) progressf(format string, args ...any) {
+	if r.o.Progress != nil {
+		fmt.Fprintf(r.o.Progress, "wirebench: "+format+"\n", args...)
+	}
+}
+
+// plan is the counting plan of the benchmarks names of a build
+// calibrated as cal: each benchmark's block size kept from
+// Counting.Iterations, or sized from cal.
+func (r *countRun) plan(names []string, cal *calibration) *countPlan {
+	p := &countPlan{names: names, iterations: map[string]int{}, nsPerOp: map[string]float64{}, difference: cal.hello.BlockSetup}
+	for _, n := range names {
+		p.nsPerOp[n] = cal.nsPerOp[n]
+		if k, ok := r.o.Iterations[n]; ok && k > 0 {
+			p.iterations[n] = k
+			continue
+		}
+		p.iterations[n] = r.o.blockSize(cal.nsPerOp[n], cal.bytesOp[n])
+	}
+	return p
+}
+
+// results turns the processes' counts of one build into results: per
+// benchmark one sample of every unit per process, its block size as the
+// sample's iterations, the encoded size of serialize benchmarks.
+func (r *countRun) results(h worker.Hello, plan *countPlan, sizes map[string]int, procs []processCounts) *results.Results {
+	res := results.New(h.Suite, h.Env)
+	method := results.CountBlock
+	if plan.difference {
+		method = results.CountDifference
+	}
+	res.Settings = results.Settings{Seed: r.o.Seed, Source: "wirebench count", Elapsed: time.Since(r.start), Rounds: len(procs),
+		Counter: &results.Counter{Tool: "callgrind", Version: r.o.Valgrind.Version, CacheSim: r.o.Callgrind.CacheSim,
+			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks}}
+	for _, key := range plan.names {
+		pkg, name := results.SplitKey(key)
+		codec, dataset, op := results.NameParts(name)
+		b := results.Benchmark{Pkg: pkg, Name: name, Codec: codec, Dataset: dataset, Op: op}
+		units := map[string]bool{}
+		for _, p := range procs {
+			b.Iterations = append(b.Iterations, int64(plan.iterations[key]))
+			for u := range p[key] {
+				units[u] = true
+			}
+		}
+		for _, u := range orderedUnits(units) {
+			for _, p := range procs {
+				if x, ok := p[key][u]; ok {
+					b.Add(u, x)
+				}
+			}
+		}
+		if op == results.OpSerialize && sizes[key] > 0 && b.Metric(results.UnitBytesPerMsg) == nil {
+			b.Add(results.UnitBytesPerMsg, float64(sizes[key]))
+		}
+		res.Benchmarks = append(res.Benchmarks, b)
+	}
+	return res
+}
+
+// orderedUnits are the counted units first, then the allocations, then
+// the rest sorted: the order tables show them in.
+func orderedUnits(units map[string]bool) []string {
+	var out []string
+	for _, u := range []string{results.UnitInstructionsPerOp, results.UnitEstCyclesPerOp, results.UnitBytesPerOp, results.UnitAllocsPerOp} {
+		if units[u] {
+			out = append(out, u)
+			delete(units, u)
+		}
+	}
+	rest := make([]string, 0, len(units))
+	for u := range units {
+		rest = append(rest, u)
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
+}
+
+// CountSolo counts the benchmarks of one program, for a comparison with
+// a stored baseline: it sizes the blocks from a native warm-up (or keeps
+// o.Iterations'), then counts every benchmark in o.Processes fresh
+// processes under callgrind, o.Jobs at a time. The result has one sample
+// of every unit per process.
+func CountSolo(ctx context.Context, p Program, o CountOptions) (*results.Results, error) {
+	r, err := newCountRun(o)
+	if err != nil {
+		return nil, err
+	}
+	cal, err := calibrate(ctx, "", p, r.o.BaseEnv, r.o, r.lists)
+	if err != nil {
+		return nil, err
+	}
+	if len(cal.names) == 0 {
+		return nil, fmt.Errorf("the benchmarks selected are none")
+	}
+	plan := r.plan(cal.names, cal)
+	r.progressf("counting %d benchmarks in %d processes under callgrind (valgrind %s, cache simulation %s), %d at a time",
+		len(plan.names), r.o.Processes, r.o.Valgrind.Version, cacheSimText(r.o.Callgrind), r.o.Jobs)
+	var jobs []*job
+	for k := range r.o.Processes {
+		jobs = append(jobs, &job{label: fmt.Sprintf("process %d", k+1), prog: p, env: r.o.BaseEnv, plan: plan, seed: r.o.Seed + uint64(k)})
+	}
+	if err := r.runJobs(ctx, jobs); err != nil {
+		return nil, err
+	}
+	procs := make([]processCounts, len(jobs))
+	for i, j := range jobs {
+		procs[i] = j.out
+	}
+	return r.results(cal.hello, plan, cal.sizes, procs), nil
+}
+
+// Count compares the head build against the base build by their counted
+// work: it sizes the blocks from a native warm-up of the base (the head
+// is counted in blocks of the same sizes), counts every benchmark both
+// builds have in o.Processes fresh processes of each under callgrind,
+// o.Jobs at a time, base and head alternating, and compares the two sets
+// of processes with compare.Compare, where a counted metric is tested by
+// Welch's t on the processes (compare.TestWelch) and sizes and
+// allocations exactly. why says why the run was made this way, for the
+// report.
+//
+// Counts do not depend on what runs beside them, so unlike the timed
+// comparison (Run) there is no pairing in time, no generations and no
+// A/A check: the processes are the replicates, and the test's spread is
+// theirs.
+func Count(ctx context.Context, base, head Program, o CountOptions, opts compare.Options, why string) (*Outcome, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	r, err := newCountRun(o)
+	if err != nil {
+		return nil, err
+	}
+	calB, err := calibrate(ctx, "base", base, r.o.BaseEnv, r.o, r.lists)
+	if err != nil {
+		return nil, err
+	}
+	calH, err := calibrate(ctx, "head", head, r.o.HeadEnv, r.o, r.lists)
+	if err != nil {
+		return nil, err
+	}
+	if calB.hello.Suite != calH.hello.Suite {
+		return nil, fmt.Errorf("the base build runs suite %q and the head build suite %q: compare builds of the same suite", calB.hello.Suite, calH.hello.Suite)
+	}
+	names, missing, added := intersect(calB.names, calH.names)
+	if len(names) == 0 {
+		return nil, fmt.Errorf("the base build (%d benchmarks) and the head build (%d) have no benchmark in common", len(calB.names), len(calH.names))
+	}
+	planB := r.plan(names, calB)
+	planH := r.plan(names, calH)
+	planH.iterations = planB.iterations // both builds count blocks of one size
+	r.progressf("counting %d benchmarks (%d only in the base, %d only in the head) in %d processes of each build under callgrind (valgrind %s, cache simulation %s), %d at a time",
+		len(names), len(missing), len(added), r.o.Processes, r.o.Valgrind.Version, cacheSimText(r.o.Callgrind), r.o.Jobs)
+	var jobs []*job
+	for k := range r.o.Processes {
+		seed := r.o.Seed + uint64(k)
+		jobs = append(jobs,
+			&job{side: "base", label: fmt.Sprintf("base process %d", k+1), prog: base, env: r.o.BaseEnv, plan: planB, seed: seed},
+			&job{side: "head", label: fmt.Sprintf("head process %d", k+1), prog: head, env: r.o.HeadEnv, plan: planH, seed: seed})
+	}
+	if err := r.runJobs(ctx, jobs); err != nil {
+		return nil, err
+	}
+	var procsB, procsH []processCounts
+	for _, j := range jobs {
+		if j.side == "base" {
+			procsB = append(procsB, j.out)
+		} else {
+			procsH = append(procsH, j.out)
+		}
+	}
+	out := &Outcome{Base: r.results(calB.hello, planB, calB.sizes, procsB), Head: r.results(calH.hello, planH, calH.sizes, procsH)}
+	res, err := compare.Compare(out.Base, out.Head, opts)
+	if err != nil {
+		return nil, err
+	}
+	res.Missing, res.New = missing, added
+	res.Method = compare.MethodCounted
+	res.Why = why
+	out.Result = res
+	out.Elapsed = time.Since(r.start)
+	out.Rounds, out.Generations = r.o.Processes, r.o.Processes
+	return out, nil
+}
+
+// cacheSimText describes the cache simulation for progress lines.
+func cacheSimText(o callgrind.Options) string {
+	if !o.CacheSim {
+		return "off"
+	}
+	return o.Geometry()
+}

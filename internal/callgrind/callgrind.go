@@ -1,0 +1,260 @@
+package callgrind
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Cache geometry of the simulation: first-level instruction and data
+// caches of 32 KiB, 8-way, and a last-level cache of 8 MiB, 16-way, with
+// 64-byte lines: the geometry CodSpeed's CPU simulation fixes, so a count
+// does not depend on the host's caches (callgrind would otherwise read
+// them from the host's CPUID, and two runners would simulate two
+// machines).
+const (
+	L1Bytes, L1Ways = 32 << 10, 8
+	LLBytes, LLWays = 8 << 20, 16
+	LineBytes       = 64
+)
+
+// Weights of the estimated cycles: an access that hits the first level
+// costs 1, one that misses it and hits the last level 5, one that goes to
+// memory 35. The weights of Itamar Turner-Trauring's "Consistent
+// benchmarking in CI" (pythonspeed.com, 2019), which iai-callgrind
+// (gungraun) and Bencher use too.
+const (
+	WeightL1  = 1
+	WeightLL  = 5
+	WeightRAM = 35
+)
+
+// Options say how to count.
+type Options struct {
+	// CacheSim adds callgrind's cache simulation at the fixed geometry
+	// above, which the estimated cycles need; measured here, it makes a
+	// counted block 2-3 times slower again.
+	CacheSim bool
+}
+
+// Geometry names the simulated caches, "" without the simulation.
+func (o Options) Geometry() string {
+	if !o.CacheSim {
+		return ""
+	}
+	return fmt.Sprintf("I1 %d,%d,%d D1 %d,%d,%d LL %d,%d,%d", L1Bytes, L1Ways, LineBytes, L1Bytes, L1Ways, LineBytes, LLBytes, LLWays, LineBytes)
+}
+
+// Args are valgrind's arguments that count prog (with its arguments)
+// the way Begin and End expect, its dumps written to outFile.1,
+// outFile.2, ... in the order of the blocks: callgrind, instrumentation
+// off until Begin, quiet (Valgrind's own messages only when something is
+// wrong), and with CacheSim the cache simulation.
+func (o Options) Args(outFile, prog string, args []string) []string {
+	a := []string{"--tool=callgrind", "-q", "--instr-atstart=no", "--callgrind-out-file=" + outFile}
+	if o.CacheSim {
+		geometry := func(bytes, ways int) string { return fmt.Sprintf("%d,%d,%d", bytes, ways, LineBytes) }
+		a = append(a, "--cache-sim=yes",
+			"--I1="+geometry(L1Bytes, L1Ways), "--D1="+geometry(L1Bytes, L1Ways), "--LL="+geometry(LLBytes, LLWays))
+	}
+	return append(append(a, prog), args...)
+}
+
+// Env is env with what Go needs under callgrind: GOMAXPROCS=1, and
+// asyncpreemptoff=1 added to GODEBUG (the last GODEBUG of env decides, as
+// for a process; its other settings are kept).
+func Env(env []string) []string {
+	out := make([]string, 0, len(env)+2)
+	godebug := ""
+	for _, kv := range env {
+		switch {
+		case strings.HasPrefix(kv, "GOMAXPROCS="):
+			continue
+		case strings.HasPrefix(kv, "GODEBUG="):
+			godebug = strings.TrimPrefix(kv, "GODEBUG=")
+			continue
+		}
+		out = append(out, kv)
+	}
+	if godebug != "" {
+		godebug += ","
+	}
+	return append(out, "GOMAXPROCS=1", "GODEBUG="+godebug+"asyncpreemptoff=1")
+}
+
+// Counts are the events callgrind counted in one block: instructions
+// executed (Ir), data reads and writes (Dr, Dw) and, with the cache
+// simulation, the misses of the first-level instruction and data caches
+// (I1mr, D1mr, D1mw) and of the last level (ILmr, DLmr, DLmw).
+type Counts struct {
+	Ir, Dr, Dw       uint64
+	I1mr, D1mr, D1mw uint64
+	ILmr, DLmr, DLmw uint64
+	// CacheSim is set when the dump had the cache events.
+	CacheSim bool
+}
+
+// EstCycles is the estimated cycles of the block: every access weighted
+// by the level that served it (WeightL1, WeightLL, WeightRAM). Without
+// the cache simulation it is 0.
+func (c Counts) EstCycles() float64 {
+	if !c.CacheSim {
+		return 0
+	}
+	ram := c.ILmr + c.DLmr + c.DLmw
+	l1Miss := c.I1mr + c.D1mr + c.D1mw
+	accesses := c.Ir + c.Dr + c.Dw
+	// Saturate rather than wrap: a well-formed dump never has more
+	// misses at a level than accesses reaching it.
+	llHits := l1Miss - min(ram, l1Miss)
+	l1Hits := accesses - min(l1Miss, accesses)
+	return WeightL1*float64(l1Hits) + WeightLL*float64(llHits) + WeightRAM*float64(ram)
+}
+
+// maxDump bounds what ReadDump reads of a dump: the header is a few
+// hundred bytes, the costs of every function the block ran follow (tens
+// of kilobytes for the default suite's largest benchmarks).
+const maxDump = 64 << 20
+
+// ErrNoDump is returned by Dumps.Next when the block's dump file is not
+// there.
+var ErrNoDump = errors.New("no callgrind dump")
+
+// ReadDump reads the counts of a callgrind dump: its "events:" line names
+// the events, its "totals:" line (the last of the file) gives their sums
+// over every function of the dump.
+//
+// Not its "summary:" line: measured here, with a worker process beside
+// another, the summary of one dump in three disagreed with its totals,
+// by the thousands of instructions another thread of the process (the
+// runtime's monitor) ran, and now and then by wrapping below zero; the
+// totals stayed within 0.05% of each other from block to block.
+func ReadDump(r io.Reader) (Counts, error) {
+	sc := bufio.NewScanner(io.LimitReader(r, maxDump+1))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	var events, totals []string
+	read := 0
+	for sc.Scan() {
+		line := sc.Bytes()
+		read += len(line) + 1
+		switch {
+		case bytes.HasPrefix(line, []byte("events:")):
+			events = strings.Fields(string(line[len("events:"):]))
+		case bytes.HasPrefix(line, []byte("totals:")):
+			totals = strings.Fields(string(line[len("totals:"):]))
+		}
+	}
+	switch err := sc.Err(); {
+	case err != nil:
+		return Counts{}, fmt.Errorf("callgrind dump: %w", err)
+	case read > maxDump:
+		return Counts{}, fmt.Errorf("callgrind dump: larger than %d bytes", maxDump)
+	case events == nil:
+		return Counts{}, errors.New("callgrind dump: no events line")
+	case totals == nil:
+		return Counts{}, errors.New("callgrind dump: no totals line (cut short?)")
+	}
+	return parseSummary(events, totals)
+}
+
+func parseSummary(events, values []string) (Counts, error) {
+	if len(values) > len(events) {
+		return Counts{}, fmt.Errorf("callgrind dump: %d summary values for %d events", len(values), len(events))
+	}
+	var c Counts
+	fields := map[string]*uint64{"Ir": &c.Ir, "Dr": &c.Dr, "Dw": &c.Dw, "I1mr": &c.I1mr, "D1mr": &c.D1mr,
+		"D1mw": &c.D1mw, "ILmr": &c.ILmr, "DLmr": &c.DLmr, "DLmw": &c.DLmw}
+	seen := 0
+	for i, e := range events {
+		p, ok := fields[e]
+		if !ok {
+			continue
+		}
+		seen++
+		if i >= len(values) { // trailing zeros may be left out
+			continue
+		}
+		v, err := strconv.ParseUint(values[i], 10, 64)
+		if err != nil {
+			return Counts{}, fmt.Errorf("callgrind dump: event %s: %v", e, err)
+		}
+		*p = v
+	}
+	if !slices.Contains(events, "Ir") {
+		return Counts{}, fmt.Errorf("callgrind dump: no Ir (instructions) among the events %q", events)
+	}
+	c.CacheSim = seen == len(fields)
+	return c, nil
+}
+
+// Dumps reads the dumps a counted process writes under one out file, in
+// order: the first call reads outFile.1, the next outFile.2, and so on,
+// each removed once read.
+type Dumps struct {
+	OutFile string
+	next    int
+}
+
+// Next reads and removes the next dump. A missing dump wraps ErrNoDump.
+func (d *Dumps) Next() (Counts, error) {
+	path := fmt.Sprintf("%s.%d", d.OutFile, d.next+1)
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return Counts{}, fmt.Errorf("%w: %s", ErrNoDump, path)
+	}
+	if err != nil {
+		return Counts{}, err
+	}
+	c, err := ReadDump(f)
+	f.Close()
+	if err != nil {
+		return Counts{}, fmt.Errorf("%s: %w", path, err)
+	}
+	d.next++
+	os.Remove(path)
+	return c, nil
+}
+
+// Valgrind is an installed Valgrind.
+type Valgrind struct {
+	Path    string
+	Version string // e.g. "3.19.0"
+}
+
+// InstallHint is the command that installs Valgrind where it is missing.
+const InstallHint = "apt-get install valgrind (Debian, Ubuntu); dnf install valgrind (Fedora)"
+
+var versionRE = regexp.MustCompile(`^valgrind-(\d+\.\d+(?:\.\d+)?)`)
+
+// Find looks Valgrind up on PATH and asks it its version, so a valgrind
+// that is there but cannot run (a missing tool directory) is found out
+// before anything is measured. The error says how to install it.
+func Find(ctx context.Context) (Valgrind, error) {
+	if !Supported {
+		return Valgrind{}, fmt.Errorf("counting needs amd64 or arm64; this wirebench is built for another architecture")
+	}
+	path, err := exec.LookPath("valgrind")
+	if err != nil {
+		return Valgrind{}, fmt.Errorf("valgrind is not installed (%v): install it with %s", err, InstallHint)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "--tool=callgrind", "--version").CombinedOutput()
+	m := versionRE.FindSubmatch(bytes.TrimSpace(out))
+	if err != nil || m == nil {
+		return Valgrind{}, fmt.Errorf("%s --tool=callgrind --version does not work (%v: %q): reinstall it with %s", path, err, bytes.TrimSpace(out), InstallHint)
+	}
+	abs, _ := filepath.Abs(path)
+	return Valgrind{Path: abs, Version: string(m[1])}, nil
+}
