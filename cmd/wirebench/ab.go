@@ -69,9 +69,13 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	if !sb.Active {
 		fmt.Fprintf(e.stderr, "wirebench: ab: no sandbox: %s\n", sb.Why)
 	}
+	ct, note, err := counting(ctx, c, nil)
+	if err != nil {
+		return err
+	}
 	src := commandSource(c, e).(source.Buildable)
 	p := plan(e, c, true)
-	p.Sandbox = sb
+	p.Sandbox, p.Count = sb, ct
 	target := src.Target(p)
 	for _, d := range []struct{ flag, dir string }{{"--base", c.BasePath}, {"--head", c.HeadPath}} {
 		if err := target.CheckTree(d.dir); err != nil {
@@ -80,10 +84,7 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	}
 	r := abFromConfig(e, c, target)
 	r.Sandbox = sb
-	var note string
-	if r.Count, note, err = counting(ctx, c, nil); err != nil {
-		return err
-	}
+	r.Count = ct
 	r.Options.Compare = countedOptions(c, r.Options.Compare, r.Count)
 	if c.Bench != "" {
 		r.Filter = c.Bench

@@ -384,7 +384,7 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 		a.notes = append(a.notes, "The pull request's code was not sandboxed: "+sb.Why+".")
 	}
 	p := plan(a.e, a.cfg, true)
-	p.Sandbox = sb
+	p.Sandbox, p.Count = sb, a.abCounted
 	target := buildable.Target(p)
 	if err := target.CheckTree(basePath); err != nil {
 		return nil, fmt.Sprintf("input base-path %s: %v", basePath, err), nil

@@ -202,8 +202,10 @@ type countPlan struct {
 	iterations map[string]int
 	nsPerOp    map[string]float64
 	// difference is set for workers whose blocks include a benchmark
-	// function's own setup (worker.Hello.BlockSetup).
-	difference bool
+	// function's own setup (worker.Hello.BlockSetup); warmed for those
+	// whose blocks warm themselves up (worker.Hello.TimerHooks), which
+	// need no uncounted iterations before them.
+	difference, warmed bool
 }
 
 // processCounts is what one process counted: per benchmark, its value of
@@ -235,8 +237,10 @@ func (r *countRun) countProcess(ctx context.Context, side, label string, p Progr
 
 // countBenchmark counts one benchmark in worker w: Blocks counted blocks
 // (one for a benchmark whose single operation fills a block), the first
-// after an uncounted block of the same size, each reduced to counts per
-// operation; their median per unit is the process's value.
+// after an uncounted block of the same size and the others after one
+// uncounted operation (none for a worker whose blocks warm themselves
+// up), each reduced to counts per operation; their median per unit is
+// the process's value.
 func (r *countRun) countBenchmark(ctx context.Context, w *multi, name string, plan *countPlan) (map[string]float64, error) {
 	n := plan.iterations[name]
 	blocks := r.o.Blocks
@@ -246,7 +250,10 @@ func (r *countRun) countBenchmark(ctx context.Context, w *multi, name string, pl
 	per := map[string][]float64{}
 	for k := range blocks {
 		pre := 1
-		if k == 0 {
+		switch {
+		case plan.warmed:
+			pre = 0
+		case k == 0:
 			pre = n
 		}
 		var v map[string]float64
@@ -438,7 +445,8 @@ func (r *countRun) progressf(format string, args ...any) {
 // calibrated as cal: each benchmark's block size kept from
 // Counting.Iterations, or sized from cal.
 func (r *countRun) plan(names []string, cal *calibration) *countPlan {
-	p := &countPlan{names: names, iterations: map[string]int{}, nsPerOp: map[string]float64{}, difference: cal.hello.BlockSetup}
+	p := &countPlan{names: names, iterations: map[string]int{}, nsPerOp: map[string]float64{},
+		difference: cal.hello.BlockSetup, warmed: cal.hello.TimerHooks}
 	for _, n := range names {
 		p.nsPerOp[n] = cal.nsPerOp[n]
 		if k, ok := r.o.Iterations[n]; ok && k > 0 {

@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"text/template"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
@@ -26,16 +28,37 @@ var (
 	workerSource string
 	//go:embed register.go.tmpl
 	registerSource string
+	//go:embed request.go.tmpl
+	requestSource string
+	//go:embed norequest.go.tmpl
+	noRequestSource string
 
-	workerTmpl   = template.Must(template.New("worker").Parse(workerSource))
-	registerTmpl = template.Must(template.New("register").Parse(registerSource))
+	workerTmpl    = template.Must(template.New("worker").Parse(workerSource))
+	registerTmpl  = template.Must(template.New("register").Parse(registerSource))
+	requestTmpl   = template.Must(template.New("request").Parse(requestSource))
+	noRequestTmpl = template.Must(template.New("norequest").Parse(noRequestSource))
 )
+
+// requestFunc is the worker's Valgrind client request, whose assembly is
+// internal/callgrind's (callgrind.RequestAssembly).
+const requestFunc = "wirebenchClientRequest"
 
 // File names the worker's files get in a package's directory.
 const (
-	workerFile   = "zz_wirebench_worker_test.go"
-	registerFile = "zz_wirebench_register_test.go"
+	workerFile    = "zz_wirebench_worker_test.go"
+	registerFile  = "zz_wirebench_register_test.go"
+	requestFile   = "zz_wirebench_request_test.go"
+	noRequestFile = "zz_wirebench_norequest_test.go"
 )
+
+// requestAssembly names the assembly file of the worker's client request
+// on each architecture that has one: a file of the package itself (a
+// test file cannot hold assembly), built only into wirebench's test
+// binary.
+var requestAssembly = map[string]string{
+	"amd64": "zz_wirebench_request_amd64.s",
+	"arm64": "zz_wirebench_request_arm64.s",
+}
 
 // WorkerTest is the test function that is the worker.
 const WorkerTest = "TestWirebenchWorker"
@@ -61,7 +84,21 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	overlay, err := writeOverlay(pkgs, filepath.Join(dir, "overlay"))
+	extra := map[string]string{}
+	hooks := false
+	if t.TimerHooks {
+		if err := os.MkdirAll(filepath.Join(dir, "overlay"), 0o755); err != nil {
+			return nil, err
+		}
+		target, src, ok, err := testingOverlay(ctx, t, filepath.Join(dir, "overlay"))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			extra[target], hooks = src, true
+		}
+	}
+	overlay, err := writeOverlay(pkgs, filepath.Join(dir, "overlay"), extra, hooks)
 	if err != nil {
 		return nil, err
 	}
@@ -88,25 +125,30 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 }
 
 // writeOverlay renders the worker's files for every package into dir and
-// writes the go command's overlay file mapping them into the packages.
-func writeOverlay(pkgs []Package, dir string) (string, error) {
+// writes the go command's overlay file mapping them into the packages,
+// with the extra entries (the patched testing package); hooks says
+// whether the testing package calls TimerHook.
+func writeOverlay(pkgs []Package, dir string, extra map[string]string, hooks bool) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	replace := map[string]string{}
+	replace := maps.Clone(extra)
 	for i, p := range pkgs {
 		if p.Name == "main" && len(p.External) > 0 {
 			return "", fmt.Errorf("%s: %w: its benchmarks %s are in package main_test, which cannot import package main", p.ImportPath, ErrNoWorker, strings.Join(p.External, ", "))
 		}
 		data := struct {
-			Package, ImportPath string
-			Internal, External  []string
-			Version             int
-		}{p.Name, p.ImportPath, p.Internal, p.External, worker.Version}
+			Package, ImportPath               string
+			Internal, External                []string
+			Version                           int
+			TimerHooks                        bool
+			TimerHook                         string
+			TimerStop, TimerStart, TimerReset int
+		}{p.Name, p.ImportPath, p.Internal, p.External, worker.Version, hooks, TimerHook, TimerStop, TimerStart, TimerReset}
 		files := []struct {
 			name string
 			tmpl *template.Template
-		}{{workerFile, workerTmpl}}
+		}{{workerFile, workerTmpl}, {requestFile, requestTmpl}, {noRequestFile, noRequestTmpl}}
 		if len(p.External) > 0 {
 			files = append(files, struct {
 				name string
@@ -123,6 +165,13 @@ func writeOverlay(pkgs []Package, dir string) (string, error) {
 				return "", err
 			}
 			replace[filepath.Join(p.Dir, f.name)] = src
+		}
+		for goarch, name := range requestAssembly {
+			src := filepath.Join(dir, fmt.Sprintf("%d-%s", i, name))
+			if err := os.WriteFile(src, []byte(callgrind.RequestAssembly(goarch, requestFunc)), 0o644); err != nil {
+				return "", err
+			}
+			replace[filepath.Join(p.Dir, name)] = src
 		}
 	}
 	data, err := json.Marshal(map[string]any{"Replace": replace})

@@ -51,6 +51,12 @@ type Tree struct {
 	// Sandbox runs the go command (it builds code from a pull request) as
 	// its unprivileged user; nil runs it as is.
 	Sandbox *sandbox.Sandbox
+	// TimerHooks builds the test binaries with the toolchain's testing
+	// package patched to call the worker on its benchmark timer's events
+	// (PatchTesting), so a counted block counts what testing times, the
+	// benchmark's setup left out. Where the patch does not apply, the
+	// binaries are built as they are and say so in their handshake.
+	TimerHooks bool
 }
 
 // goEnv is the go command's environment for t: t.Env, with GOWORK set to

@@ -98,17 +98,20 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 // Target builds a tree's test binaries with the worker and starts one
 // worker per package, GOMAXPROCS=1, in the package's directory (where its
 // testdata is).
-func (g GoTest) Target(p Plan) ab.Target { return goTestTarget{g, p.Sandbox} }
+func (g GoTest) Target(p Plan) ab.Target { return goTestTarget{g, p.Sandbox, p.Count != nil} }
 
 type goTestTarget struct {
 	g       GoTest
 	sandbox *sandbox.Sandbox
+	// counted builds the binaries with the testing package's timer hooks
+	// (gotest.Tree.TimerHooks).
+	counted bool
 }
 
 func (t goTestTarget) CheckTree(tree string) error { return ab.CheckModule(tree) }
 
 func (t goTestTarget) Build(ctx context.Context, tree, dir string) (ab.Program, error) {
-	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env), Sandbox: t.sandbox}
+	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env), Sandbox: t.sandbox, TimerHooks: t.counted}
 	pkgs, err := gotest.Discover(ctx, gt, t.g.packages())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)

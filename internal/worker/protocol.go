@@ -45,6 +45,12 @@ type Hello struct {
 	// test binary's worker): a count per operation is then the
 	// difference between blocks of two sizes.
 	BlockSetup bool `json:"block_setup,omitempty"`
+	// TimerHooks is set by a test binary's worker whose counted block
+	// follows the benchmark's timer (its testing package calls the worker
+	// on StartTimer, StopTimer and ResetTimer): only the timed part of the
+	// benchmark's last run is counted, and the testing package's run of
+	// one iteration before it warms it up.
+	TimerHooks bool `json:"timer_hooks,omitempty"`
 }
 
 // Ops of the protocol.

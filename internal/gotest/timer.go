@@ -1,0 +1,87 @@
+package gotest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// TimerHook is the variable a patched testing package (PatchTesting)
+// calls on its benchmark timer's events, with the benchmark whose timer
+// it is: TimerStop, TimerStart and TimerReset. A parent benchmark's
+// timer runs around its sub-benchmarks, so the worker acts on the events
+// of the benchmark it runs only.
+const TimerHook = "WirebenchTimerHook"
+
+// The timer's events, as TimerHook is called with them.
+const (
+	TimerStop  = 0
+	TimerStart = 1
+	TimerReset = 2
+)
+
+// hookCall is the call of TimerHook with event, indented by tabs.
+func hookCall(tabs string, event int) string {
+	return fmt.Sprintf("%sif %s != nil {\n%s\t%s(b, %d)\n%s}\n", tabs, TimerHook, tabs, TimerHook, event, tabs)
+}
+
+// timerPatches are the places in the testing package's benchmark.go that
+// TimerHook is called from, each an old text and its new one: at the end
+// of StartTimer's start (after its clock and memory statistics are read),
+// at the beginning of StopTimer's stop (before they are read again), and
+// at the end of ResetTimer. What runs between TimerStart and TimerStop is
+// what testing times; TimerReset zeroes what was counted, as ResetTimer
+// zeroes the time. Each old text must occur exactly once: it is the text
+// of Go 1.26's testing package (TestPatchTesting checks the installed
+// toolchain's); a release that rewrote it is counted without the hooks.
+var timerPatches = []struct{ old, new string }{
+	{"\t\tb.timerOn = true\n", "\t\tb.timerOn = true\n" + hookCall("\t\t", TimerStart)},
+	{"func (b *B) StopTimer() {\n\tif b.timerOn {\n", "func (b *B) StopTimer() {\n\tif b.timerOn {\n" + hookCall("\t\t", TimerStop)},
+	{"\tb.netAllocs = 0\n\tb.netBytes = 0\n}\n", "\tb.netAllocs = 0\n\tb.netBytes = 0\n" + hookCall("\t", TimerReset) + "}\n"},
+}
+
+// PatchTesting returns src, the testing package's benchmark.go, with
+// TimerHook declared and called on the timer's events, or false when src
+// does not have the text the patch expects (a Go release that rewrote the
+// timer): the caller then counts without the hooks.
+func PatchTesting(src string) (string, bool) {
+	for _, p := range timerPatches {
+		if strings.Count(src, p.old) != 1 {
+			return "", false
+		}
+		src = strings.Replace(src, p.old, p.new, 1)
+	}
+	return src + `
+// ` + TimerHook + `, when set, is called on a benchmark timer's events:
+// 0 stop, 1 start, 2 reset. Added by wirebench to its own builds of a
+// test binary, which count the timed work under callgrind.
+var ` + TimerHook + ` func(b *B, event int)
+`, true
+}
+
+// testingOverlay writes the patched testing package's benchmark.go of the
+// tree's Go toolchain into dir and returns the overlay entry that puts it
+// in place, or ok false when that toolchain's testing package does not
+// take the patch.
+func testingOverlay(ctx context.Context, t Tree, dir string) (target, src string, ok bool, err error) {
+	out, err := goCommand(ctx, t, "env", "GOROOT")
+	if err != nil {
+		return "", "", false, fmt.Errorf("go env GOROOT: %w", err)
+	}
+	target = filepath.Join(strings.TrimSpace(string(out)), "src", "testing", "benchmark.go")
+	orig, err := os.ReadFile(target)
+	if err != nil {
+		return "", "", false, fmt.Errorf("read the testing package: %w", err)
+	}
+	patched, ok := PatchTesting(string(orig))
+	if !ok {
+		return "", "", false, nil
+	}
+	src = filepath.Join(dir, "testing-benchmark.go")
+	if err := os.WriteFile(src, []byte(patched), 0o644); err != nil {
+		return "", "", false, err
+	}
+	return target, src, true, nil
+}
