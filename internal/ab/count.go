@@ -464,8 +464,11 @@ func (r *countRun) plan(names []string, cal *calibration) *countPlan {
 func (r *countRun) results(h worker.Hello, plan *countPlan, sizes map[string]int, procs []processCounts) *results.Results {
 	res := results.New(h.Suite, h.Env)
 	method := results.CountBlock
-	if plan.difference {
+	switch {
+	case plan.difference:
 		method = results.CountDifference
+	case plan.warmed:
+		method = results.CountTimer
 	}
 	res.Settings = results.Settings{Seed: r.o.Seed, Source: "wirebench count", Elapsed: time.Since(r.start), Rounds: len(procs),
 		Counter: &results.Counter{Tool: "callgrind", Version: r.o.Valgrind.Version, CacheSim: r.o.Callgrind.CacheSim,

@@ -158,6 +158,9 @@ type Result struct {
 	// Gate says what the stored baseline's history let timings gate
 	// (stored baseline only; nil for a same-runner A/B run).
 	Gate *TimingGate
+	// Counter is how the candidate's work was counted, nil when it was
+	// timed (results.Settings.Counter).
+	Counter *results.Counter
 }
 
 // Method is how timings were compared.

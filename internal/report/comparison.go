@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/human"
@@ -37,6 +38,9 @@ func comparisonDocument(in Input) *document {
 	if s := gateSentence(r, false); s != "" {
 		d.add(s + "\n\n")
 	}
+	if s := countedSentence(r, candidateElapsed(in)); s != "" {
+		d.add(s + "\n\n")
+	}
 	d.add(notesText(in))
 	d.addNotice()
 	if len(r.Missing) > 0 {
@@ -65,6 +69,15 @@ func comparisonDocument(in Input) *document {
 	d.add(detailsOpen("Full environment") + envTable(r.BaselineEnv, r.CandidateEnv, fullFields, true) + detailsClose)
 	d.add(footer(in.Details))
 	return d
+}
+
+// candidateElapsed is how long the candidate took to measure, 0 when not
+// known.
+func candidateElapsed(in Input) time.Duration {
+	if in.Candidate == nil {
+		return 0
+	}
+	return in.Candidate.Settings.Elapsed
 }
 
 func pick(c bool, a, b string) string {
@@ -103,7 +116,7 @@ func headline(r *compare.Result, failOn compare.FailOn) string {
 	if n := r.Count(compare.Improvement); n > 0 {
 		parts = append(parts, human.Plural(n, "improvement", "improvements"))
 	}
-	for _, p := range []string{j.timingsPart(r), j.otherPart()} {
+	for _, p := range []string{j.timingsPart(r), j.countsPart(r), j.otherPart()} {
 		if p != "" {
 			parts = append(parts, p)
 		}
@@ -147,14 +160,13 @@ func summaryText(in Input) string {
 	if in.Title != "" {
 		b.WriteString("**" + escapeInline(in.Title) + "** — ")
 	}
-	b.WriteString(pick(in.Title == "", "This run", "this run") + revision(r.CandidateEnv) + pick(paired(r), " against the base build", " against the baseline") + revision(r.BaselineEnv))
+	b.WriteString(pick(in.Title == "", "This run", "this run") + revision(r.CandidateEnv) + pick(paired(r) || r.Method == compare.MethodCounted, " against the base build", " against the baseline") + revision(r.BaselineEnv))
 	if in.BaselineSource != "" {
 		b.WriteString(" from " + escapeInline(in.BaselineSource))
 	}
 	fmt.Fprintf(&b, ": %s, %s (one per benchmark and metric). ",
 		human.Plural(benchmarkCount(r.Comparisons), "benchmark", "benchmarks"), human.Plural(len(r.Comparisons), "comparison", "comparisons"))
-	fmt.Fprintf(&b, "A timing counts as changed when %s is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s. ",
-		timingTest(r), correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence))
+	b.WriteString(changedRule(r))
 	fmt.Fprintf(&b, "Encoded size and deterministic allocations are compared exactly: %s of the size and %s of allocations is a regression.",
 		growth(o.SizeThreshold), growth(o.AllocThreshold))
 	return b.String()
@@ -206,7 +218,7 @@ func growth(threshold float64) string {
 func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, details string) {
 	d.add("#### What changed\n\n")
 	if len(noisy) == 0 {
-		d.add("No timings were compared.\n\n")
+		d.add("No timings or counts were compared.\n\n")
 		return
 	}
 	var changed, unsure []compare.Comparison
@@ -221,7 +233,7 @@ func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, d
 		}
 	}
 	if len(changed) == 0 {
-		d.add(fmt.Sprintf("No timing changed significantly beyond ±%s.%s\n\n", human.Percent(r.Options.Threshold), largestChange(noisy)))
+		d.add(fmt.Sprintf("No %s changed significantly beyond ±%s.%s\n\n", speedWord(r), human.Percent(r.Options.Threshold), largestChange(noisy)))
 	} else {
 		t := &table{
 			head: fmt.Sprintf("| Benchmark | Metric | Baseline | Candidate | Change [%s CI] | p (adj.) | Verdict |\n|:--|:--|--:|--:|--:|--:|:--|\n", human.Percent(r.Options.Confidence)),

@@ -30,6 +30,17 @@ type judged struct {
 	// other and otherGated count the sizes and allocations, and those
 	// decided.
 	other, otherGated int
+	// counts is the same account of counted work (instructions/op,
+	// est-cycles/op), which gates speed where the run counted.
+	counts speed
+}
+
+// speed is what a run's comparisons of one kind of speed metric did: how
+// many there were, gated, inconclusive and not enforced, and the median
+// detectable change of the inconclusive ones (NaN when there are none).
+type speed struct {
+	n, gated, inconclusive, notEnforced int
+	mde                                 float64
 }
 
 // isTimingUnit reports whether unit is a time per operation or a
@@ -40,10 +51,25 @@ func isTimingUnit(unit string) bool {
 
 // judge counts what r judged.
 func judge(r *compare.Result) judged {
-	j := judged{mde: math.NaN()}
-	var mdes []float64
+	j := judged{mde: math.NaN(), counts: speed{mde: math.NaN()}}
+	var mdes, countMDEs []float64
 	for _, c := range r.Comparisons {
 		decided := c.Verdict != compare.Inconclusive
+		if c.Kind == compare.Noisy && results.IsCounted(c.Unit) {
+			j.counts.n++
+			switch {
+			case !r.Enforced(c):
+				j.counts.notEnforced++
+			case decided:
+				j.counts.gated++
+			default:
+				j.counts.inconclusive++
+				if !math.IsNaN(c.MDE) {
+					countMDEs = append(countMDEs, c.MDE)
+				}
+			}
+			continue
+		}
 		if c.Kind != compare.Noisy || !isTimingUnit(c.Unit) {
 			j.other++
 			if decided && r.Enforced(c) {
@@ -64,19 +90,64 @@ func judge(r *compare.Result) judged {
 			}
 		}
 	}
-	if len(mdes) > 0 {
-		slices.Sort(mdes)
-		j.mde = mdes[len(mdes)/2]
-		if len(mdes)%2 == 0 {
-			j.mde = (mdes[len(mdes)/2-1] + mdes[len(mdes)/2]) / 2
-		}
-	}
+	j.mde, j.counts.mde = medianOf(mdes), medianOf(countMDEs)
 	return j
 }
 
-// noTimingGated reports whether there were timings and none of them gated:
-// the run cannot pass as if they had.
-func (j judged) noTimingGated() bool { return j.timings > 0 && j.gated == 0 }
+// medianOf is the median of v, NaN when v is empty.
+func medianOf(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	v = slices.Clone(v)
+	slices.Sort(v)
+	if len(v)%2 == 0 {
+		return (v[len(v)/2-1] + v[len(v)/2]) / 2
+	}
+	return v[len(v)/2]
+}
+
+// noTimingGated reports whether there were speed metrics (timings, counts)
+// and none of them gated: the run cannot pass as if they had.
+func (j judged) noTimingGated() bool {
+	return j.timings+j.counts.n > 0 && j.gated+j.counts.gated == 0
+}
+
+// countsPart is the headline's account of the counted metrics, as
+// timingsPart is of the timings.
+func (j judged) countsPart(r *compare.Result) string {
+	c := j.counts
+	if c.n == 0 {
+		return ""
+	}
+	if c.gated == c.n {
+		return "counts: " + pick(c.n == 1, "the 1 gated", "all "+human.Count(c.n)+" gated")
+	}
+	parts := []string{human.Count(c.gated) + " of " + human.Count(c.n) + " gated"}
+	if c.inconclusive > 0 {
+		parts = append(parts, human.Count(c.inconclusive)+" inconclusive ("+detectText(c.mde)+")")
+	}
+	if c.notEnforced > 0 {
+		parts = append(parts, human.Count(c.notEnforced)+" not enforced ("+countsNotEnforcedShort(r)+")")
+	}
+	return "counts: " + strings.Join(parts, ", ")
+}
+
+// countsNotEnforcedShort is why counted metrics were not enforced: the
+// reason the most of them give.
+func countsNotEnforcedShort(r *compare.Result) string {
+	n := map[string]int{}
+	top := ""
+	for _, c := range r.Comparisons {
+		if results.IsCounted(c.Unit) && c.NotEnforced != "" {
+			n[c.NotEnforced]++
+			if top == "" || n[c.NotEnforced] > n[top] {
+				top = c.NotEnforced
+			}
+		}
+	}
+	return top
+}
 
 // timingsPart is the headline's account of the timings: "all 84 gated",
 // or how many of them, and why the others could not be, with what the

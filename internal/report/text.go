@@ -24,7 +24,7 @@ import (
 func Text(w io.Writer, r *compare.Result) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "baseline:  %s\ncandidate: %s\n", envLine(r.BaselineEnv), envLine(r.CandidateEnv))
-	for _, s := range []string{methodSentence(r, true), aaSentence(r, true), gateSentence(r, true)} {
+	for _, s := range []string{methodSentence(r, true), aaSentence(r, true), gateSentence(r, true), countedSentence(r, 0)} {
 		if s != "" {
 			fmt.Fprintln(bw, s)
 		}
@@ -64,8 +64,8 @@ func Text(w io.Writer, r *compare.Result) error {
 	}
 
 	o := r.Options
-	fmt.Fprintf(bw, "\n%s: %s\n%s\n(timings: %s p < %g and beyond ±%s, %s intervals; exact metrics: %s of size or allocations fails)\n",
-		verdictWord(r), countsLine(r), judgedLine(r), correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence),
+	fmt.Fprintf(bw, "\n%s: %s\n%s\n(%ss: %s p < %g and beyond ±%s, %s intervals; exact metrics: %s of size or allocations fails)\n",
+		verdictWord(r), countsLine(r), judgedLine(r), speedWord(r), correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence),
 		exactRule(o))
 	cs := append([]compare.Comparison(nil), r.Comparisons...)
 	compare.Sort(cs)
@@ -142,7 +142,7 @@ func verdictWord(r *compare.Result) string {
 func judgedLine(r *compare.Result) string {
 	j := judge(r)
 	var parts []string
-	for _, p := range []string{j.timingsPart(r), j.otherPart()} {
+	for _, p := range []string{j.timingsPart(r), j.countsPart(r), j.otherPart()} {
 		if p != "" {
 			parts = append(parts, p)
 		}

@@ -106,9 +106,10 @@ type Counter struct {
 	Geometry string `json:"geometry,omitempty"`
 	// Method is how a block's count becomes a count per operation:
 	// "block" (the block holds the operations alone: its count over its
-	// iterations) or "difference" (a go test benchmark function run
-	// whole, its setup included: the difference of blocks of n and 2n
-	// iterations, over n).
+	// iterations), "timer" (a go test benchmark counted while its timer
+	// runs, as testing times it: over its iterations) or "difference" (a
+	// go test benchmark function run whole, its setup included: the
+	// difference of blocks of n and 2n iterations, over n).
 	Method string `json:"method"`
 	// Processes is the worker processes each benchmark was counted in,
 	// Blocks the counted blocks (pairs, for "difference") of each in
@@ -120,6 +121,7 @@ type Counter struct {
 // Counting methods (Counter.Method).
 const (
 	CountBlock      = "block"
+	CountTimer      = "timer"
 	CountDifference = "difference"
 )
 

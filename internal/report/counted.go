@@ -1,0 +1,83 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/callgrind"
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// Counted runs: what was counted and how, and what counting cannot see,
+// shared by the Markdown and text reports.
+
+// counted reports whether r compared counted metrics.
+func counted(r *compare.Result) bool { return judge(r).counts.n > 0 }
+
+// countBlind is what instructions and simulated cycles do not see.
+const countBlind = "time in the kernel and I/O, waiting (locks, channels, sleep), real caches and memory bandwidth (simulated cycles only approximate them), branch prediction, parallel speed-up (Valgrind runs one thread at a time) and the collector's work outside the counted blocks"
+
+// countedSentence says what a counted comparison counted, how, what
+// counting cannot see, and how long it took (elapsed, 0 when not known);
+// "" when the candidate was not counted.
+func countedSentence(r *compare.Result, elapsed time.Duration) string {
+	c := r.Counter
+	if c == nil {
+		return ""
+	}
+	units := "instructions/op"
+	cache := "without cache simulation"
+	if c.CacheSim {
+		units = "est-cycles/op (gating) and instructions/op"
+		cache = fmt.Sprintf("with callgrind's cache simulation (%s; an access costs %d cycle at the first level, %d at the last, %d from memory)",
+			c.Geometry, callgrind.WeightL1, callgrind.WeightLL, callgrind.WeightRAM)
+	}
+	who := "this run"
+	if r.Method == compare.MethodCounted {
+		who = "each build"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Counted, not timed: %s under Valgrind's callgrind %s, %s, in %s of %s, %s; a process's blocks reduce to their median, and the processes are the replicates of Welch's t-test. A count does not move with what else runs on the machine. ",
+		units, c.Version, cache, human.Plural(c.Processes, "process", "processes"), who, methodText(c.Method))
+	fmt.Fprintf(&b, "Counting cannot see %s. Wall time was not measured", countBlind)
+	if elapsed > 0 {
+		fmt.Fprintf(&b, "; counting took %s", elapsed.Round(time.Second))
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// methodText says how a count per operation was made.
+func methodText(method string) string {
+	switch method {
+	case results.CountTimer:
+		return "each benchmark counted while its timer ran, as testing times it (its setup left out), in blocks of a fixed number of iterations"
+	case results.CountDifference:
+		return "each benchmark function counted whole, its setup included, in blocks of n and 2n iterations whose difference is n operations"
+	}
+	return "each benchmark in blocks of a fixed number of iterations"
+}
+
+// changedRule is the summary's sentence on what makes a speed metric
+// change: the timings' test, or for counted runs Welch's.
+func changedRule(r *compare.Result) string {
+	o := r.Options
+	if counted(r) && judge(r).timings == 0 {
+		return fmt.Sprintf("A count changed when Welch's t-test on the processes' log counts is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s. ",
+			correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence))
+	}
+	return fmt.Sprintf("A timing counts as changed when %s is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s. ",
+		timingTest(r), correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence))
+}
+
+// speedWord is what the report calls the run's speed metrics: counts or
+// timings.
+func speedWord(r *compare.Result) string {
+	if counted(r) && judge(r).timings == 0 {
+		return "count"
+	}
+	return "timing"
+}
