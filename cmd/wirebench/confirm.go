@@ -11,6 +11,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/source"
@@ -28,16 +29,24 @@ func confirm(ctx context.Context, e *env, o *pipeline.Outcome, base *baseline.Ba
 	}
 	var again *results.Results
 	var err error
-	switch src.(type) {
-	case source.Embedded:
-		fmt.Fprintln(e.stderr, "wirebench: a timing regression: measuring again in a new process to confirm it")
-		again, err = measureFresh(ctx, e, p)
-	case source.GoTest:
-		// Its benchmarks run in worker processes, new ones each time.
-		fmt.Fprintln(e.stderr, "wirebench: a timing regression: measuring again in new worker processes to confirm it")
-		again, _, err = src.Results(ctx, p)
-	default:
+	_, measured := src.(source.Buildable)
+	switch {
+	case !measured:
 		return o
+	case p.Count != nil:
+		again, err = countAgain(ctx, e, o, src, p)
+	default:
+		switch src.(type) {
+		case source.Embedded:
+			fmt.Fprintln(e.stderr, "wirebench: a timing regression: measuring again in a new process to confirm it")
+			again, err = measureFresh(ctx, e, p)
+		case source.GoTest:
+			// Its benchmarks run in worker processes, new ones each time.
+			fmt.Fprintln(e.stderr, "wirebench: a timing regression: measuring again in new worker processes to confirm it")
+			again, _, err = src.Results(ctx, p)
+		default:
+			return o
+		}
 	}
 	if err == nil {
 		var c *pipeline.Outcome
@@ -92,4 +101,28 @@ func freshArgs(p source.Plan, out string) []string {
 		args = append(args, "--shard", p.Shard)
 	}
 	return args
+}
+
+// countAgain counts the benchmarks of o's counted regressions again in as
+// many fresh processes as the candidate had, with its block sizes, and
+// returns the candidate with them added (results.AddProcesses): what
+// pipeline.Confirm judges a counted regression on.
+func countAgain(ctx context.Context, e *env, o *pipeline.Outcome, src source.Source, p source.Plan) (*results.Results, error) {
+	first := o.Report.Candidate
+	names := pipeline.Regressed(o)
+	fmt.Fprintf(e.stderr, "wirebench: %s counted as regressions: counting %s again in fresh processes to confirm\n",
+		human.Plural(len(names), "benchmark", "benchmarks"), map[bool]string{true: "it", false: "them"}[len(names) == 1])
+	ct := *p.Count
+	ct.Only, ct.Iterations = names, blockSizes(first)
+	if first.Settings.Counter != nil {
+		ct.Processes = first.Settings.Counter.Processes
+	}
+	p.Count = &ct
+	again, _, err := src.Results(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	all := first.Clone()
+	all.AddProcesses(again)
+	return all, nil
 }

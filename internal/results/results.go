@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -423,6 +424,49 @@ func (r *Results) validateCounts() error {
 		}
 	}
 	return nil
+}
+
+// Clone returns a copy of r whose benchmarks, samples and counter can be
+// changed without changing r's.
+func (r *Results) Clone() *Results {
+	c := *r
+	c.Benchmarks = slices.Clone(r.Benchmarks)
+	for i := range c.Benchmarks {
+		b := &c.Benchmarks[i]
+		b.Iterations = slices.Clone(b.Iterations)
+		b.Metrics = slices.Clone(b.Metrics)
+		for j := range b.Metrics {
+			b.Metrics[j].Values = slices.Clone(b.Metrics[j].Values)
+		}
+	}
+	c.Shards = slices.Clone(r.Shards)
+	if r.Settings.Counter != nil {
+		counter := *r.Settings.Counter
+		c.Settings.Counter = &counter
+	}
+	return &c
+}
+
+// AddProcesses appends the samples of o's benchmarks to r's of the same
+// key, iterations with them: a counted run's further processes (a
+// confirmation's), so that r holds every process of both. Benchmarks only
+// in o are added. r's settings stay its own (its counter names the
+// processes of its own run; the samples say how many each benchmark has).
+func (r *Results) AddProcesses(o *Results) {
+	for _, ob := range o.Benchmarks {
+		b := r.Lookup(ob.Key())
+		if b == nil {
+			r.Benchmarks = append(r.Benchmarks, ob)
+			continue
+		}
+		b.Iterations = append(b.Iterations, ob.Iterations...)
+		for _, m := range ob.Metrics {
+			for _, v := range m.Values {
+				b.Add(m.Unit, v)
+			}
+		}
+	}
+	r.Settings.Elapsed += o.Settings.Elapsed
 }
 
 // New returns empty results for suite, stamped with the current format.

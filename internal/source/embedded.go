@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -112,6 +113,9 @@ func (Embedded) count(ctx context.Context, p Plan, sel bench.Selection) (*result
 		}
 	}
 	names := bench.Names(sel, bench.Datasets())
+	if only := p.Count.Only; len(only) > 0 {
+		names = slices.DeleteFunc(names, func(n string) bool { return !slices.Contains(only, n) })
+	}
 	if len(names) == 0 {
 		return nil, fmt.Errorf("no benchmark matches --filter %q", p.Filter)
 	}
