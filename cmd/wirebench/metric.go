@@ -46,6 +46,9 @@ func counting(ctx context.Context, c *config.Config, ref *results.Results) (*ab.
 		return nil, "", badInputf("--metric %s counts under valgrind: %v", metric, err)
 	}
 	ct := &ab.Counting{Valgrind: vg, Callgrind: callgrind.Options{CacheSim: metric == config.MetricCycles}, Processes: c.Processes, Seed: c.Seed}
+	// Processes given are every benchmark's; by default the costly ones
+	// get fewer (ab.DefaultCostlyProcesses).
+	ct.CostlyProcesses = c.Processes
 	if ref != nil && ref.Settings.Counter != nil {
 		if ct.Processes == 0 {
 			ct.Processes = ref.Settings.Counter.Processes

@@ -40,6 +40,18 @@ const (
 	// DefaultCountBlockBytes bounds what a counted block may allocate with
 	// the collector off.
 	DefaultCountBlockBytes = 32 << 20
+	// DefaultCostlyProcesses is the processes a costly benchmark (one
+	// whose single operation takes DefaultCostly natively or longer) is
+	// counted in, when Processes is more: the suite's floats-1m
+	// benchmarks, a few hundred million to three billion instructions an
+	// operation, were 77% of what a process counted, and their counts
+	// spread 0.01-0.18% between processes (but for msgpack's, bimodal),
+	// so three processes resolve them to about 2%, and a regression is
+	// counted again in further processes before it fails (confirm).
+	DefaultCostlyProcesses = 3
+	// DefaultCostly is the native time of one operation from which a
+	// benchmark is costly.
+	DefaultCostly = 10 * time.Millisecond
 	// countSlowdown is how many times longer than natively a counted
 	// block may take before its request times out: callgrind ran
 	// CPU-bound Go code about 57 times slower here, 120 times with the
@@ -64,6 +76,11 @@ type Counting struct {
 	// depend on what runs beside them, so by default as many as the CPUs
 	// this process may use.
 	Jobs int
+	// CostlyProcesses is the processes a costly benchmark is counted in
+	// (at most Processes), Costly the native time of one operation from
+	// which a benchmark is costly.
+	CostlyProcesses int
+	Costly          time.Duration
 	// Block is the native time a block aims at; MaxBlockBytes bounds what
 	// it allocates.
 	Block         time.Duration
@@ -94,6 +111,12 @@ func (c *Counting) defaults() {
 	}
 	if c.Block <= 0 {
 		c.Block = DefaultCountBlock
+	}
+	if c.CostlyProcesses <= 0 {
+		c.CostlyProcesses = DefaultCostlyProcesses
+	}
+	if c.Costly <= 0 {
+		c.Costly = DefaultCostly
 	}
 	if c.MaxBlockBytes <= 0 {
 		c.MaxBlockBytes = DefaultCountBlockBytes
@@ -204,6 +227,9 @@ type countPlan struct {
 	names      []string
 	iterations map[string]int
 	nsPerOp    map[string]float64
+	// processes is how many processes count each benchmark: Processes,
+	// or CostlyProcesses for a costly one.
+	processes map[string]int
 	// difference is set for workers whose blocks include a benchmark
 	// function's own setup (worker.Hello.BlockSetup); warmed for those
 	// whose blocks warm themselves up (worker.Hello.TimerHooks), which
@@ -462,10 +488,14 @@ func (r *countRun) selected(names []string) []string {
 // calibrated as cal: each benchmark's block size kept from
 // Counting.Iterations, or sized from cal.
 func (r *countRun) plan(names []string, cal *calibration) *countPlan {
-	p := &countPlan{names: names, iterations: map[string]int{}, nsPerOp: map[string]float64{},
+	p := &countPlan{names: names, iterations: map[string]int{}, nsPerOp: map[string]float64{}, processes: map[string]int{},
 		difference: cal.hello.BlockSetup, warmed: cal.hello.TimerHooks}
 	for _, n := range names {
 		p.nsPerOp[n] = cal.nsPerOp[n]
+		p.processes[n] = r.o.Processes
+		if cal.nsPerOp[n] >= float64(r.o.Costly) {
+			p.processes[n] = min(r.o.Processes, r.o.CostlyProcesses)
+		}
 		if k, ok := r.o.Iterations[n]; ok && k > 0 {
 			p.iterations[n] = k
 			continue
@@ -496,6 +526,9 @@ func (r *countRun) results(h worker.Hello, plan *countPlan, sizes map[string]int
 		b := results.Benchmark{Pkg: pkg, Name: name, Codec: codec, Dataset: dataset, Op: op}
 		units := map[string]bool{}
 		for _, p := range procs {
+			if _, ok := p[key]; !ok {
+				continue // a process that did not count it (a costly benchmark's)
+			}
 			b.Iterations = append(b.Iterations, int64(plan.iterations[key]))
 			for u := range p[key] {
 				units[u] = true
@@ -559,7 +592,7 @@ func CountSolo(ctx context.Context, p Program, o CountOptions) (*results.Results
 		len(plan.names), r.o.Processes, r.o.Valgrind.Version, cacheSimText(r.o.Callgrind), r.o.Jobs)
 	var jobs []*job
 	for k := range r.o.Processes {
-		jobs = append(jobs, &job{label: fmt.Sprintf("process %d", k+1), prog: p, env: r.o.BaseEnv, plan: plan, seed: r.o.Seed + uint64(k)})
+		jobs = append(jobs, &job{label: fmt.Sprintf("process %d", k+1), prog: p, env: r.o.BaseEnv, plan: plan.forProcess(k), seed: r.o.Seed + uint64(k)})
 	}
 	if err := r.runJobs(ctx, jobs); err != nil {
 		return nil, err
@@ -617,8 +650,8 @@ func Count(ctx context.Context, base, head Program, o CountOptions, opts compare
 	for k := range r.o.Processes {
 		seed := r.o.Seed + uint64(k)
 		jobs = append(jobs,
-			&job{side: "base", label: fmt.Sprintf("base process %d", k+1), prog: base, env: r.o.BaseEnv, plan: planB, seed: seed},
-			&job{side: "head", label: fmt.Sprintf("head process %d", k+1), prog: head, env: r.o.HeadEnv, plan: planH, seed: seed})
+			&job{side: "base", label: fmt.Sprintf("base process %d", k+1), prog: base, env: r.o.BaseEnv, plan: planB.forProcess(k), seed: seed},
+			&job{side: "head", label: fmt.Sprintf("head process %d", k+1), prog: head, env: r.o.HeadEnv, plan: planB.forProcess(k).withBuild(planH), seed: seed})
 	}
 	if err := r.runJobs(ctx, jobs); err != nil {
 		return nil, err
@@ -723,6 +756,26 @@ func (r *countRun) confirm(ctx context.Context, res *compare.Result, out *Outcom
 	}
 	out.ConfirmRounds = r.o.Processes
 	return nil
+}
+
+// forProcess is the plan of process k (from 0): the benchmarks counted in
+// more than k processes.
+func (p *countPlan) forProcess(k int) *countPlan {
+	var names []string
+	for _, n := range p.names {
+		if p.processes[n] > k {
+			names = append(names, n)
+		}
+	}
+	return p.only(names)
+}
+
+// withBuild is p for the build whose own plan is b: p's benchmarks and
+// block sizes, b's costs and way of counting.
+func (p *countPlan) withBuild(b *countPlan) *countPlan {
+	q := *b
+	q.names, q.iterations, q.processes = p.names, p.iterations, p.processes
+	return &q
 }
 
 // only is the plan for the benchmarks names of p alone.

@@ -66,7 +66,7 @@ var settings = []setting{
 		help:  "what measures and gates speed: time (wall time), instructions (instructions/op counted under Valgrind's callgrind, which a busy or shared machine does not move), cycles (est-cycles/op from callgrind's cache simulation, 2-3 times slower to count; instructions/op reported beside) or auto (instructions where valgrind is installed, else time; a check takes its baseline's metric)",
 		value: func(c *Config) flag.Value { return enum{&c.Metric, Metrics} }},
 	{name: "processes", cmds: []Command{Run, Check, Update, AB, Action},
-		help:  "with a counted metric, the worker processes each build is counted in (processes are the replicates: a count moves between processes with map order and hash seeds); empty: 5, or a check's baseline's own",
+		help:  "with a counted metric, the worker processes each build is counted in (processes are the replicates: a count moves between processes with map order and hash seeds); empty: 5, and 3 for benchmarks whose one operation takes 10 ms or more, or a check's baseline's own",
 		value: func(c *Config) flag.Value { return count{p: &c.Processes, min: 2} }},
 	{name: "shard", cmds: []Command{Run, Check, Update, Action},
 		help:  "measure only shard I of N of the suite (I/N), for a job matrix; merge the shards' results with mode merge",
