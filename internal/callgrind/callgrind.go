@@ -170,7 +170,7 @@ func ReadDump(r io.Reader) (Counts, error) {
 
 func parseSummary(events, values []string) (Counts, error) {
 	if len(values) > len(events) {
-		return Counts{}, fmt.Errorf("callgrind dump: %d summary values for %d events", len(values), len(events))
+		return Counts{}, fmt.Errorf("callgrind dump: %d totals for %d events", len(values), len(events))
 	}
 	var c Counts
 	fields := map[string]*uint64{"Ir": &c.Ir, "Dr": &c.Dr, "Dw": &c.Dw, "I1mr": &c.I1mr, "D1mr": &c.D1mr,

@@ -1,0 +1,183 @@
+package callgrind
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestReadDump reads the totals of real dumps (testdata: one block of 64
+// raw/small encodes counted by wirebench's worker under callgrind 3.19,
+// with and without the cache simulation) and refuses what is not one.
+func TestReadDump(t *testing.T) {
+	tests := []struct {
+		file string
+		want Counts
+	}{
+		{"instructions.dump", Counts{Ir: 20345}},
+		{"cachesim.dump", Counts{Ir: 20348, Dr: 5043, Dw: 3220, I1mr: 109, D1mr: 45, D1mw: 76, ILmr: 109, DLmr: 45, DLmw: 76, CacheSim: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			f, err := os.Open(filepath.Join("testdata", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			got, err := ReadDump(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("ReadDump = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestReadDumpErrors(t *testing.T) {
+	tests := []struct{ name, dump, want string }{
+		{"empty", "", "no events line"},
+		{"no totals", "events: Ir\nsummary: 12\n", "no totals line"},
+		{"no instructions", "events: Dr Dw\ntotals: 1 2\n", "no Ir"},
+		{"too many totals", "events: Ir\ntotals: 1 2\n", "2 totals for 1 events"},
+		{"not a number", "events: Ir\ntotals: -5\n", "event Ir"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadDump(strings.NewReader(tt.dump))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ReadDump(%q) = %v, want an error with %q", tt.dump, err, tt.want)
+			}
+		})
+	}
+	// Trailing events may be left out of the totals, as zeros.
+	c, err := ReadDump(strings.NewReader("events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\ntotals: 100 10\n"))
+	if err != nil || c.Ir != 100 || c.Dr != 10 || c.Dw != 0 || !c.CacheSim {
+		t.Errorf("short totals: %+v, %v", c, err)
+	}
+}
+
+// TestEstCycles: L1 hits + 5 × LL hits + 35 × RAM hits, as iai-callgrind
+// computes them.
+func TestEstCycles(t *testing.T) {
+	c := Counts{Ir: 1000, Dr: 300, Dw: 200, I1mr: 10, D1mr: 20, D1mw: 5, ILmr: 2, DLmr: 3, DLmw: 1, CacheSim: true}
+	// RAM 6; L1 misses 35, so LL hits 29; L1 hits 1500 - 35 = 1465.
+	if got, want := c.EstCycles(), 1465.0+5*29+35*6; got != want {
+		t.Errorf("EstCycles = %v, want %v", got, want)
+	}
+	if got := (Counts{Ir: 1000}).EstCycles(); got != 0 {
+		t.Errorf("EstCycles without the cache simulation = %v, want 0", got)
+	}
+}
+
+func TestEnv(t *testing.T) {
+	tests := []struct {
+		in, want []string
+	}{
+		{[]string{"A=1"}, []string{"A=1", "GOMAXPROCS=1", "GODEBUG=asyncpreemptoff=1"}},
+		{[]string{"GOMAXPROCS=4", "GODEBUG=x=1", "GODEBUG=madvdontneed=0"}, []string{"GOMAXPROCS=1", "GODEBUG=madvdontneed=0,asyncpreemptoff=1"}},
+	}
+	for _, tt := range tests {
+		if got := Env(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("Env(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestArgs(t *testing.T) {
+	got := Options{CacheSim: true}.Args("/d/out", "/bin/w", []string{"worker"})
+	want := []string{"--tool=callgrind", "-q", "--instr-atstart=no", "--callgrind-out-file=/d/out", "--cache-sim=yes",
+		"--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64", "/bin/w", "worker"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Args = %q, want %q", got, want)
+	}
+	if got := (Options{}).Args("/d/out", "/bin/w", nil); slices.Contains(got, "--cache-sim=yes") {
+		t.Errorf("Args without CacheSim = %q", got)
+	}
+}
+
+func TestRequestAssembly(t *testing.T) {
+	for _, arch := range []string{"amd64", "arm64"} {
+		src := RequestAssembly(arch, "myRequest")
+		if strings.Count(src, "·myRequest(SB)") != 1 || strings.Contains(src, "clientRequest(SB)") {
+			t.Errorf("%s: the function is not renamed once:\n%s", arch, src)
+		}
+	}
+	if RequestAssembly("riscv64", "f") != "" {
+		t.Error("riscv64 has assembly")
+	}
+}
+
+// TestCountsUnderValgrind runs this test binary under callgrind, where
+// TestCountingHelper counts blocks of a loop of known length, and checks
+// what the dumps say: the same block twice the same count, twice the
+// iterations twice the count, and nothing counted outside the blocks.
+func TestCountsUnderValgrind(t *testing.T) {
+	if OnValgrind() {
+		t.Skip("already under valgrind")
+	}
+	vg, err := Find(context.Background())
+	if err != nil {
+		if os.Getenv("WIREBENCH_REQUIRE_TOOLS") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	out := filepath.Join(t.TempDir(), "callgrind.out")
+	cmd := exec.Command(vg.Path, Options{}.Args(out, os.Args[0], []string{"-test.run=^TestCountingHelper$", "-test.v"})...)
+	cmd.Env = Env(append(os.Environ(), "WIREBENCH_COUNTING_HELPER=1"))
+	if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), "counted 3 blocks") {
+		t.Fatalf("the helper under valgrind: %v\n%s", err, b)
+	}
+	d := Dumps{OutFile: out}
+	var ir []float64
+	for range 3 {
+		c, err := d.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ir = append(ir, float64(c.Ir))
+	}
+	if _, err := d.Next(); !errors.Is(err, ErrNoDump) {
+		t.Errorf("a fourth dump: %v, want ErrNoDump", err)
+	}
+	// The loop body is a handful of instructions an iteration; the
+	// requests around it a few dozen. Two blocks of the same loop differ
+	// only by what another thread of the process ran meanwhile (the
+	// runtime's monitor: a few hundred instructions here).
+	if math.Abs(ir[0]-ir[1]) > 1e-3*ir[0] || ir[0] < 4*helperN || ir[0] > 20*helperN {
+		t.Errorf("two blocks of %d iterations counted %v and %v instructions", helperN, ir[0], ir[1])
+	}
+	if r := ir[2] / ir[0]; r < 1.99 || r > 2.01 {
+		t.Errorf("twice the iterations counted %v instead of %v (×%.4f)", ir[2], 2*ir[0], r)
+	}
+}
+
+const helperN = 100_000
+
+var sink int
+
+func TestCountingHelper(t *testing.T) {
+	if os.Getenv("WIREBENCH_COUNTING_HELPER") == "" {
+		t.Skip("run by TestCountsUnderValgrind")
+	}
+	if !OnValgrind() {
+		t.Fatal("not under valgrind")
+	}
+	for _, n := range []int{helperN, helperN, 2 * helperN} {
+		Begin()
+		for i := range n {
+			sink += i ^ (i >> 3)
+		}
+		End()
+	}
+	t.Log("counted " + strconv.Itoa(3) + " blocks")
+}

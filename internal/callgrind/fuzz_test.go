@@ -1,0 +1,28 @@
+package callgrind
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// FuzzReadDump: whatever a dump file holds (a worker built from a pull
+// request writes it), ReadDump returns counts or an error, never panics,
+// and what it accepts names instructions.
+func FuzzReadDump(f *testing.F) {
+	for _, name := range []string{"testdata/instructions.dump", "testdata/cachesim.dump"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	f.Add("events: Ir\ntotals: 18446744073709551615\n")
+	f.Fuzz(func(t *testing.T, dump string) {
+		c, err := ReadDump(strings.NewReader(dump))
+		if err == nil && !strings.Contains(dump, "Ir") {
+			t.Errorf("accepted a dump without Ir: %+v", c)
+		}
+		_ = c.EstCycles()
+	})
+}
