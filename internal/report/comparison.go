@@ -52,8 +52,9 @@ func comparisonDocument(in Input) *document {
 			noisy = append(noisy, c)
 		}
 	}
+	acceptedSection(d, cs)
 	timingSection(d, r, noisy, in.Details)
-	exactSection(d, exact, in.Details)
+	exactSection(d, r, exact, in.Details)
 	environmentSection(d, r)
 	if ch := changeChart(cs); ch != "" {
 		d.add("#### Largest timing changes\n\nThe size of each change in percent, its direction in the label (+ slower, - faster); " +
@@ -308,8 +309,45 @@ func samplesText(c compare.Comparison) string {
 	return fmt.Sprintf("%s (now %d+%d)", human.Count(c.SamplesNeeded), c.Baseline.N, c.Candidate.N)
 }
 
+// acceptedSection lists the regressions the pull request accepted, with
+// where, by whom and why: the pull request's own text, escaped.
+func acceptedSection(d *document, cs []compare.Comparison) {
+	t := &table{
+		head: "| Benchmark | Metric | Change | Accepted in | By | Why |\n|:--|:--|--:|:--|:--|:--|\n",
+		tail: "\n",
+	}
+	for _, c := range cs {
+		a := c.Accepted
+		if a == nil || c.Verdict != compare.Regression {
+			continue
+		}
+		where := escapeCell(a.Source)
+		if !a.All() {
+			where += ": " + code(a.Pattern)
+		}
+		by := "–"
+		if a.By != "" {
+			by = escapeCell("@" + a.By)
+		}
+		why := "–"
+		if a.Reason != "" {
+			why = escapeCell(a.Reason)
+		}
+		t.rows = append(t.rows, row{
+			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit), change(c), where, by, why),
+			tier: tierRegression, mag: magnitude(c),
+		})
+	}
+	if len(t.rows) == 0 {
+		return
+	}
+	d.add(fmt.Sprintf("#### Accepted by the pull request\n\n%s accepted as intended: reported, not failing the check. The label accepts every flagged change; a `Wirebench-Accept: <benchmark pattern> [reason]` line in the description or a commit trailer accepts the benchmarks it matches.\n\n",
+		human.Plural(len(t.rows), "regression is", "regressions are")))
+	d.addTable(t)
+}
+
 // exactSection lists the exact metrics that changed and how many did not.
-func exactSection(d *document, exact []compare.Comparison, details string) {
+func exactSection(d *document, r *compare.Result, exact []compare.Comparison, details string) {
 	d.add("#### Size and allocations (exact)\n\n")
 	if len(exact) == 0 {
 		d.add("No exact metrics were compared.\n\n")
@@ -335,7 +373,7 @@ func exactSection(d *document, exact []compare.Comparison, details string) {
 		if c.Verdict == compare.Unchanged {
 			tier = tierExactWithin
 		}
-		label := verdictLabel(c.Verdict)
+		label := comparisonLabel(r, c)
 		if c.Verdict == compare.Unchanged {
 			label = "within threshold"
 		}
