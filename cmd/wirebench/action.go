@@ -252,6 +252,7 @@ func (a *actionRun) check(ctx context.Context) error {
 			history = base.History
 		}
 		o = pipeline.Paired(abOut, history, in)
+		a.accept(ctx, o)
 	} else {
 		var ref *results.Results
 		if base != nil {
@@ -264,6 +265,9 @@ func (a *actionRun) check(ctx context.Context) error {
 		if o, err = pipeline.Against(base, cand, a.cfg.CompareOptions(false), a.input(src)); err != nil {
 			return badInput{err}
 		}
+		// Before the confirmation: an accepted regression is not
+		// measured again.
+		a.accept(ctx, o)
 		p, _ := planLike(a.e, a.cfg, ref)
 		o = confirm(ctx, a.e, o, base, a.src, p, a.cfg.CompareOptions(false))
 		if o.Verdict == pipeline.NoBaseline {
@@ -290,7 +294,12 @@ func (a *actionRun) update(ctx context.Context) error {
 		return err
 	}
 	st := a.store(fmt.Sprintf("wirebench: update baseline for %s [skip ci]", store.ShortSHA(cand.Env.Commit)))
-	o, err := pipeline.Update(ctx, st, cand, runIdentity(a.e.getenv), a.cfg.History, a.input(st.Where()))
+	accepted, notes := a.mergedAcceptances(ctx)
+	a.notes = append(a.notes, notes...)
+	for _, acc := range accepted {
+		a.notes = append(a.notes, "Recorded in the history with this run, as accepted by the merged pull request: "+acc.String()+".")
+	}
+	o, err := pipeline.Update(ctx, st, cand, runIdentity(a.e.getenv), a.cfg.History, accepted, a.input(st.Where()))
 	if err != nil {
 		if a.api == nil {
 			return badInput{err}

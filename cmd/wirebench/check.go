@@ -76,7 +76,7 @@ func cmdUpdate(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	o, err := pipeline.Update(ctx, st, cand, runIdentity(e.getenv), c.History, report.Input{Title: "wirebench: " + src.Title(), Notes: notes})
+	o, err := pipeline.Update(ctx, st, cand, runIdentity(e.getenv), c.History, nil, report.Input{Title: "wirebench: " + src.Title(), Notes: notes})
 	if err != nil {
 		return badInput{err}
 	}

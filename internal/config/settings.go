@@ -4,6 +4,7 @@ import (
 	"flag"
 	"slices"
 
+	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
 )
 
@@ -163,6 +164,12 @@ var settings = []setting{
 	{name: "comment-author", cmds: []Command{Action},
 		help:  "login of the account the sticky comment is written as, whose comments alone are edited (empty: learned from the token; a GitHub App's token: <app-slug>[bot])",
 		value: func(c *Config) flag.Value { return stringValue{&c.CommentAuthor} }},
+	{name: "accept-label", cmds: []Command{Action}, def: accept.DefaultLabel,
+		help:  "the pull-request label that accepts every flagged change of the pull request as intended: reported as accepted, not failing the check (only accounts with triage access can set a label; empty: no label accepts)",
+		value: func(c *Config) flag.Value { return stringValue{&c.AcceptLabel} }},
+	{name: "accept-text", cmds: []Command{Action}, def: "true",
+		help:  "honour \"Wirebench-Accept: <benchmark pattern> [reason]\" lines in the pull request's description and commit trailers, which accept the benchmarks the pattern matches; false: only the label accepts (the author of a pull request writes its text)",
+		value: func(c *Config) flag.Value { return boolValue{&c.AcceptText} }},
 	{name: "benchmark-file", cmds: []Command{Action},
 		help:  "your own go test -bench -count=10 output, compared with the baseline instead of running the embedded suite",
 		value: func(c *Config) flag.Value { return stringValue{&c.BenchmarkFile} }},

@@ -68,7 +68,7 @@ func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	case o.Verdict == pipeline.Updated:
 		line := fmt.Sprintf("Baseline updated: %s, %d benchmarks, %s in its history.", o.Updated, len(in.Candidate.Benchmarks), human.Plural(len(o.Stored.History), "run", "runs"))
 		g.info("wirebench: %s", line)
-		md = report.UpdatedMarkdown(line, in.Candidate)
+		md = report.UpdatedMarkdown(line, in.Notes, in.Candidate)
 	default:
 		// The comment is bounded below GitHub's 65,536-character limit;
 		// the job summary (1 MiB a step) and the report file get
@@ -155,12 +155,18 @@ func (g GitHub) annotate(res *compare.Result, failOn compare.FailOn) {
 			break
 		}
 		annotate := g.GHA.WithFieldsMap(map[string]string{"title": "wirebench regression"}).Errorf
-		if failOn == compare.FailOnNever || c.Unconfirmed || !res.Enforced(c) {
+		why := ""
+		switch {
+		case c.Accepted != nil:
+			annotate = g.GHA.WithFieldsMap(map[string]string{"title": "wirebench regression (accepted)"}).Warningf
+			why = "; accepted: " + c.Accepted.String()
+		case failOn == compare.FailOnNever || !res.Fails(c):
 			annotate = g.GHA.WithFieldsMap(map[string]string{"title": "wirebench regression (not enforced)"}).Warningf
 		}
 		// go-githubactions escapes the message's line breaks; logsafe
-		// also breaks an old-style "##[" command a name may hold.
-		annotate("%s", logsafe.Text(fmt.Sprintf("%s %s: %s → %s (%+.1f%%)",
-			c.Name, c.Unit, report.FormatValue(c.Baseline.Median, c.Unit), report.FormatValue(c.Candidate.Median, c.Unit), 100*c.Change())))
+		// also breaks an old-style "##[" command a name (or a reason of
+		// the pull request's) may hold.
+		annotate("%s", logsafe.Text(fmt.Sprintf("%s %s: %s → %s (%+.1f%%)%s",
+			c.Name, c.Unit, report.FormatValue(c.Baseline.Median, c.Unit), report.FormatValue(c.Candidate.Median, c.Unit), 100*c.Change(), why)))
 	}
 }

@@ -81,7 +81,10 @@ func TestPullRequestRefusals(t *testing.T) {
 		{"token without access", func(s *fakegithub.Server) {
 			s.AddToken(testToken, fakegithub.Identity{Login: "github-actions[bot]", Type: "Bot", NoPullRequests: true})
 		},
-			func(c *Client) error { _, err := c.CommitPullRequests(context.Background(), "o", "r", strings.Repeat("4", 40)); return err },
+			func(c *Client) error {
+				_, err := c.CommitPullRequests(context.Background(), "o", "r", strings.Repeat("4", 40))
+				return err
+			},
 			ErrForbidden, http.StatusForbidden, "list the pull requests of commit 4444"},
 		{"server error", func(s *fakegithub.Server) {
 			s.Inject("GET", "/repos/o/r/pulls/7/commits", fakegithub.ServerError(500), fakegithub.ServerError(500), fakegithub.ServerError(500), fakegithub.ServerError(500), fakegithub.ServerError(500))
@@ -89,7 +92,10 @@ func TestPullRequestRefusals(t *testing.T) {
 			func(c *Client) error { _, err := c.PullRequestCommits(context.Background(), "o", "r", 7); return err },
 			nil, http.StatusInternalServerError, "list the commits of o/r#7"},
 		{"malformed sha", nil,
-			func(c *Client) error { _, err := c.CommitPullRequests(context.Background(), "o", "r", "not-a-sha"); return err },
+			func(c *Client) error {
+				_, err := c.CommitPullRequests(context.Background(), "o", "r", "not-a-sha")
+				return err
+			},
 			nil, http.StatusUnprocessableEntity, "list the pull requests of commit not-a-sha"},
 	}
 	for _, tt := range tests {

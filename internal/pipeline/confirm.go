@@ -22,9 +22,10 @@ import (
 // processes; a real regression shows in both.
 
 // confirmable reports whether c is a timing regression of r that fails
-// the run and is not yet re-measured: what Confirm re-judges.
+// the run (not accepted by the pull request) and is not yet re-measured:
+// what Confirm re-judges.
 func confirmable(r *compare.Result, c compare.Comparison) bool {
-	return c.Verdict == compare.Regression && !c.Unconfirmed && c.Test == compare.TestNewRun && r.Enforced(c)
+	return r.Fails(c) && c.Test == compare.TestNewRun
 }
 
 // NeedsConfirmation reports whether o, the outcome of a stored-baseline

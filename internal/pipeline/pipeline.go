@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/ab"
+	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/human"
@@ -131,11 +132,13 @@ func Run(cand *results.Results, in report.Input) *Outcome {
 }
 
 // Update refreshes the baseline in st with cand (see baseline.Refresh):
-// runID names the CI run in the history, which keeps at most history runs.
-func Update(ctx context.Context, st store.Store, cand *results.Results, runID string, history int, in report.Input) (*Outcome, error) {
+// runID names the CI run in the history, which keeps at most history
+// runs; accepted, what the pull requests merged by cand's commit
+// accepted, is recorded with it.
+func Update(ctx context.Context, st store.Store, cand *results.Results, runID string, history int, accepted accept.Set, in report.Input) (*Outcome, error) {
 	var stored *baseline.Baseline
 	where, err := st.Update(ctx, func(old *baseline.Baseline) *baseline.Baseline {
-		stored = baseline.Refresh(old, cand, runID, history)
+		stored = baseline.RefreshAccepted(old, cand, runID, history, accepted)
 		return stored
 	})
 	if err != nil {

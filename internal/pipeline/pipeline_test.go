@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/baseline/baselinetest"
 	"github.com/wirebench/wirebench/internal/compare"
@@ -70,16 +71,28 @@ func TestAgainst(t *testing.T) {
 func TestUpdate(t *testing.T) {
 	st := store.File{Path: filepath.Join(t.TempDir(), "b.json"), Suite: "default"}
 	ctx := context.Background()
+	merged := accept.Set{{Source: "label wirebench:accept", PR: 42}}
 	for i := 1; i <= 2; i++ {
 		r := runOf(100, 26)
 		r.Env.Time = r.Env.Time.Add(time.Duration(i) * time.Minute)
-		o, err := Update(ctx, st, r, "", 50, report.Input{})
+		var acc accept.Set
+		if i == 2 {
+			acc = merged // the second push merges a pull request that accepted a change
+		}
+		o, err := Update(ctx, st, r, "", 50, acc, report.Input{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if o.Verdict != Updated || o.Updated != st.Path || len(o.Stored.History) != i {
 			t.Errorf("update %d: %s at %q, %d in the history", i, o.Verdict, o.Updated, len(o.Stored.History))
 		}
+	}
+	b, err := st.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := b.History; len(h[0].Accepted) != 0 || len(h[1].Accepted) != 1 || h[1].Accepted[0] != merged[0] {
+		t.Errorf("stored acceptances %+v and %+v, want none and %+v", h[0].Accepted, h[1].Accepted, merged[0])
 	}
 	if o := Run(runOf(1, 1), report.Input{}); o.Verdict != Measured || o.Failed() {
 		t.Errorf("run: %s", o.Verdict)

@@ -22,10 +22,11 @@ func RunMarkdown(title string, notes []string, r *results.Results) string {
 }
 
 // UpdatedMarkdown is the Markdown of a baseline refresh: what was stored
-// where (plain text, escaped), and the run's table.
-func UpdatedMarkdown(line string, r *results.Results) string {
+// where and the notes (plain text, escaped), and the run's table.
+func UpdatedMarkdown(line string, notes []string, r *results.Results) string {
 	var b strings.Builder
 	b.WriteString("### wirebench: baseline updated\n\n" + plainText(line) + "\n\n")
+	b.WriteString(notesText(Input{Notes: notes}))
 	b.WriteString(runBlock(r))
 	return b.String()
 }
