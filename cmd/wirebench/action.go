@@ -299,7 +299,8 @@ func (a *actionRun) update(ctx context.Context) error {
 	for _, acc := range accepted {
 		a.notes = append(a.notes, "Recorded in the history with this run, as accepted by the merged pull request: "+acc.String()+".")
 	}
-	o, err := pipeline.Update(ctx, st, cand, runIdentity(a.e.getenv), a.cfg.History, accepted, a.input(st.Where()))
+	o, err := pipeline.Update(ctx, st, cand, pipeline.UpdateOptions{RunID: runIdentity(a.e.getenv), History: a.cfg.History, Accepted: accepted,
+		Alpha: a.cfg.Alpha, FailOnChangePoint: a.cfg.FailOnChangePoint}, a.input(st.Where()))
 	if err != nil {
 		if a.api == nil {
 			return badInput{err}
@@ -310,7 +311,10 @@ func (a *actionRun) update(ctx context.Context) error {
 		o.Updated = a.cfg.BaselinePath + " in the workspace (no github-token: commit it yourself)"
 		a.gha.Warningf("no github-token: wrote %s in the workspace only", a.cfg.BaselinePath)
 	}
-	return a.delivery().Deliver(ctx, o)
+	if err := a.delivery().Deliver(ctx, o); err != nil {
+		return err
+	}
+	return gate(o.Failed())
 }
 
 // run only measures and reports.

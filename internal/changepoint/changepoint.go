@@ -38,6 +38,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/wirebench/wirebench/internal/stats"
 )
 
 // Options tune Detect.
@@ -124,12 +126,9 @@ func Detect(x []float64, o Options) Result {
 	rng := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15))
 	res := Result{LastP: math.NaN()}
 	bounds := []int{0, n} // segments [bounds[k], bounds[k+1])
-	identity := make([]int, n)
-	for i := range identity {
-		identity[i] = i
-	}
+	var sc scratch
 	for {
-		at, stat := bestSplit(d, n, identity, bounds, o.MinSize)
+		at, stat := bestSplit(d, n, bounds, o.MinSize, &sc)
 		if at < 0 {
 			break
 		}
@@ -153,8 +152,8 @@ func Detect(x []float64, o Options) Result {
 		if i+1 < len(res.Points) {
 			hi = res.Points[i+1].Index
 		}
-		res.Points[i].Before = median(x[lo:res.Points[i].Index])
-		res.Points[i].After = median(x[res.Points[i].Index:hi])
+		res.Points[i].Before, _ = stats.Median(x[lo:res.Points[i].Index])
+		res.Points[i].After, _ = stats.Median(x[res.Points[i].Index:hi])
 	}
 	return res
 }
@@ -167,6 +166,8 @@ func Detect(x []float64, o Options) Result {
 // and the shuffles drawn.
 func permutationTest(d []float64, n int, bounds []int, stat float64, o Options, rng *rand.Rand, stop bool) (float64, int) {
 	perm := make([]int, n)
+	shuffled := make([]float64, n*n)
+	var sc scratch
 	over, f := 0, 0
 	limit := o.Alpha * float64(o.Permutations+1)
 	for f < o.Permutations {
@@ -178,7 +179,13 @@ func permutationTest(d []float64, n int, bounds []int, stat float64, o Options, 
 			seg := perm[bounds[k]:bounds[k+1]]
 			rng.Shuffle(len(seg), func(i, j int) { seg[i], seg[j] = seg[j], seg[i] })
 		}
-		if _, s := bestSplit(d, n, perm, bounds, o.MinSize); s >= stat {
+		for i, pi := range perm {
+			row, from := shuffled[i*n:(i+1)*n], d[pi*n:(pi+1)*n]
+			for j, pj := range perm {
+				row[j] = from[pj]
+			}
+		}
+		if _, s := bestSplit(shuffled, n, bounds, o.MinSize, &sc); s >= stat {
 			over++
 			if stop && float64(over+1) > limit {
 				break // the p-value can no longer reach Alpha
@@ -188,13 +195,49 @@ func permutationTest(d []float64, n int, bounds []int, stat float64, o Options, 
 	return float64(1+over) / float64(1+f), f
 }
 
+// scratch is splitPoint's working memory, kept from call to call: the
+// running sums, and the coefficients of the statistic for every split t1
+// and end t2 of a segment of up to size points (index t1·(size+1)+t2),
+// so that the inner loop multiplies where ecp divides.
+type scratch struct {
+	b, ab       []float64
+	size        int
+	ca, cb, cab []float64
+}
+
+// coefficients makes sure the scratch holds the coefficients and sums
+// for segments of up to size points: Q = cab·AB − cb·B − ca·A, where
+//
+//	cab = 2/((t2−t1)·t1)·f, cb = 2/((t2−t1−1)(t2−t1))·f, ca = 2/((t1−1)·t1)·f,
+//
+// f = t1(t2−t1)/t2.
+func (sc *scratch) coefficients(size int) {
+	if size <= sc.size {
+		return
+	}
+	w := size + 1
+	sc.size = size
+	sc.b, sc.ab = make([]float64, w), make([]float64, w)
+	sc.ca, sc.cb, sc.cab = make([]float64, w*w), make([]float64, w*w), make([]float64, w*w)
+	for t1 := 2; t1 <= size; t1++ {
+		for t2 := t1 + 2; t2 <= size; t2++ {
+			f1, f2 := float64(t1), float64(t2)
+			f := f1 * (f2 - f1) / f2
+			k := t1*w + t2
+			sc.cab[k] = 2 / ((f2 - f1) * f1) * f
+			sc.cb[k] = 2 / ((f2 - f1 - 1) * (f2 - f1)) * f
+			sc.ca[k] = 2 / ((f1 - 1) * f1) * f
+		}
+	}
+}
+
 // bestSplit is ecp's e.split: the best split point over all segments of
-// the series whose point i is the original point idx[i], and its
-// statistic; -1 when no segment can be split.
-func bestSplit(d []float64, n int, idx []int, bounds []int, minSize int) (int, float64) {
+// the series whose distances are d (n×n, row-major), and its statistic;
+// -1 when no segment can be split.
+func bestSplit(d []float64, n int, bounds []int, minSize int, sc *scratch) (int, float64) {
 	at, best := -1, math.Inf(-1)
 	for k := 0; k+1 < len(bounds); k++ {
-		if a, s := splitPoint(d, n, idx, bounds[k], bounds[k+1], minSize); a >= 0 && s > best {
+		if a, s := splitPoint(d, n, bounds[k], bounds[k+1], minSize, sc); a >= 0 && s > best {
 			at, best = a, s
 		}
 	}
@@ -211,87 +254,65 @@ func bestSplit(d []float64, n int, idx []int, bounds []int, minSize int) (int, f
 // point of the right part of the best split (s+t1) and its Q, -1 when the
 // segment is shorter than 2·minSize. Ties keep the first found, in ecp's
 // order (t1 ascending, then t2).
-func splitPoint(d []float64, n int, idx []int, s, e, minSize int) (int, float64) {
+func splitPoint(d []float64, n, s, e, minSize int, sc *scratch) (int, float64) {
 	size := e - s
 	if size < 2*minSize {
 		return -1, math.Inf(-1)
 	}
-	dist := func(i, j int) float64 { return d[idx[s+i]*n+idx[s+j]] }
+	// row(i) is the distances of the segment's point i to its points.
+	row := func(i int) []float64 { return d[(s+i)*n+s : (s+i)*n+e] }
+	sum := func(r []float64) float64 {
+		var t float64
+		for _, v := range r {
+			t += v
+		}
+		return t
+	}
 	t1, t2 := minSize, 2*minSize
 	var a, b1, ab1 float64
 	for i := 0; i < t1; i++ {
-		for j := i + 1; j < t1; j++ {
-			a += dist(i, j)
-		}
+		a += sum(row(i)[i+1 : t1])
+		ab1 += sum(row(i)[t1:t2])
 	}
 	for i := t1; i < t2; i++ {
-		for j := i + 1; j < t2; j++ {
-			b1 += dist(i, j)
-		}
+		b1 += sum(row(i)[i+1 : t2])
 	}
-	for i := 0; i < t1; i++ {
-		for j := t1; j < t2; j++ {
-			ab1 += dist(i, j)
-		}
-	}
+	sc.coefficients(size)
+	w := sc.size + 1
 	stat := func(t1, t2 int, a, b, ab float64) float64 {
-		f1, f2 := float64(t1), float64(t2)
-		q := 2*ab/((f2-f1)*f1) - 2*b/((f2-f1-1)*(f2-f1)) - 2*a/((f1-1)*f1)
-		return q * (f1 * (f2 - f1) / f2)
+		k := t1*w + t2
+		return sc.cab[k]*ab - sc.cb[k]*b - sc.ca[k]*a
 	}
-	bestAt, best := -1, math.Inf(-1)
-	consider := func(t1 int, q float64) {
-		if q > best {
-			bestAt, best = s+t1, q
-		}
-	}
-	consider(t1, stat(t1, t2, a, b1, ab1))
-	bb := make([]float64, size+1)
-	abab := make([]float64, size+1)
+	bestAt, best := s+t1, stat(t1, t2, a, b1, ab1)
+	bb, abab := sc.b[:size+1], sc.ab[:size+1]
 	for i := range bb {
 		bb[i], abab[i] = b1, ab1
 	}
 	for t2 = 2*minSize + 1; t2 <= size; t2++ {
-		var sb, sab float64
-		for j := t1; j <= t2-2; j++ {
-			sb += dist(t2-1, j)
+		r := row(t2 - 1)
+		bb[t2] = bb[t2-1] + sum(r[t1:t2-1])
+		abab[t2] = abab[t2-1] + sum(r[:t1])
+		if q := stat(t1, t2, a, bb[t2], abab[t2]); q > best {
+			bestAt, best = s+t1, q
 		}
-		for j := 0; j <= t1-1; j++ {
-			sab += dist(t2-1, j)
-		}
-		bb[t2] = bb[t2-1] + sb
-		abab[t2] = abab[t2-1] + sab
-		consider(t1, stat(t1, t2, a, bb[t2], abab[t2]))
 	}
 	for t1 = minSize + 1; ; t1++ {
 		t2 = t1 + minSize
 		if t2 > size {
 			break
 		}
-		var addA, addB float64
-		for j := 0; j <= t1-2; j++ {
-			addA += dist(t1-1, j)
-		}
+		r := row(t1 - 1)
+		addA := sum(r[:t1-1])
 		a += addA
-		for j := t1; j <= t2-2; j++ {
-			addB += dist(t1-1, j)
-		}
+		addB := sum(r[t1 : t2-1])
 		for ; t2 <= size; t2++ {
-			addB += dist(t1-1, t2-1)
+			addB += r[t2-1]
 			bb[t2] -= addB
 			abab[t2] += addB - addA
-			consider(t1, stat(t1, t2, a, bb[t2], abab[t2]))
+			if q := stat(t1, t2, a, bb[t2], abab[t2]); q > best {
+				bestAt, best = s+t1, q
+			}
 		}
 	}
 	return bestAt, best
-}
-
-// median is the median of v (not empty), without changing it.
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

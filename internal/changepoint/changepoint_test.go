@@ -43,17 +43,15 @@ func loadReference(t *testing.T) []reference {
 	return refs
 }
 
-func distances(x []float64) ([]float64, []int) {
+func distances(x []float64) []float64 {
 	n := len(x)
 	d := make([]float64, n*n)
-	idx := make([]int, n)
 	for i := range n {
-		idx[i] = i
 		for j := range n {
 			d[i*n+j] = math.Abs(x[i] - x[j])
 		}
 	}
-	return d, idx
+	return d
 }
 
 // TestSplitMatchesECP: the best split and its statistic are ecp's
@@ -62,9 +60,9 @@ func distances(x []float64) ([]float64, []int) {
 func TestSplitMatchesECP(t *testing.T) {
 	for _, ref := range loadReference(t) {
 		t.Run(ref.Name, func(t *testing.T) {
-			d, idx := distances(ref.X)
+			d := distances(ref.X)
 			n := len(ref.X)
-			at, stat := bestSplit(d, n, idx, []int{0, n}, ref.MinSize)
+			at, stat := bestSplit(d, n, []int{0, n}, ref.MinSize, &scratch{})
 			if at+1 != ref.Split.At || math.Abs(stat-ref.Split.Stat) > 1e-9*math.Abs(ref.Split.Stat) {
 				t.Errorf("split at %d (1-based) with %.12g, ecp %d with %.12g", at+1, stat, ref.Split.At, ref.Split.Stat)
 			}
@@ -72,7 +70,7 @@ func TestSplitMatchesECP(t *testing.T) {
 				bounds := []int{0, n}
 				var found []int
 				for range k.K {
-					at, _ := bestSplit(d, n, idx, bounds, ref.MinSize)
+					at, _ := bestSplit(d, n, bounds, ref.MinSize, &scratch{})
 					if at < 0 {
 						break
 					}
@@ -176,10 +174,10 @@ func TestDetect(t *testing.T) {
 // alpha changes no decision of the full test with the same shuffles.
 func TestEarlyStopKeepsDecisions(t *testing.T) {
 	for _, ref := range loadReference(t) {
-		d, idx := distances(ref.X)
+		d := distances(ref.X)
 		n := len(ref.X)
 		bounds := []int{0, n}
-		_, stat := bestSplit(d, n, idx, bounds, ref.MinSize)
+		_, stat := bestSplit(d, n, bounds, ref.MinSize, &scratch{})
 		for _, alpha := range []float64{0.01, 0.05, 0.2, 0.6} {
 			o := Options{Alpha: alpha, MinSize: ref.MinSize, Permutations: 499}
 			early, f := permutationTest(d, n, bounds, stat, o, rand.New(rand.NewPCG(3, 4)), true)

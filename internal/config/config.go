@@ -83,6 +83,9 @@ type Config struct {
 	// The baseline.
 	BaselinePath, BaselineBranch string
 	History                      int
+	// FailOnChangePoint fails an update on an unexplained new change
+	// point of the history.
+	FailOnChangePoint bool
 
 	// Merging the shards of a matrix.
 	MergePath    string
