@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
@@ -53,8 +54,8 @@ func comparisonDocument(in Input) *document {
 		}
 	}
 	acceptedSection(d, cs)
-	timingSection(d, r, noisy, in.Details)
-	exactSection(d, r, exact, in.Details)
+	timingSection(d, r, noisy, in.History, in.Details)
+	exactSection(d, r, exact, in.History, in.Details)
 	environmentSection(d, r)
 	if ch := changeChart(cs); ch != "" {
 		d.add("#### Largest timing changes\n\nThe size of each change in percent, its direction in the label (+ slower, - faster); " +
@@ -204,7 +205,7 @@ func growth(threshold float64) string {
 
 // timingSection is "What changed": significant changes of noisy metrics,
 // then the inconclusive ones with what the run could have seen.
-func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, details string) {
+func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, h []baseline.Entry, details string) {
 	d.add("#### What changed\n\n")
 	if len(noisy) == 0 {
 		d.add("No timings were compared.\n\n")
@@ -225,16 +226,16 @@ func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, d
 		d.add(fmt.Sprintf("No timing changed significantly beyond ±%s.%s\n\n", human.Percent(r.Options.Threshold), largestChange(noisy)))
 	} else {
 		t := &table{
-			head: fmt.Sprintf("| Benchmark | Metric | Baseline | Candidate | Change [%s CI] | p (adj.) | Verdict |\n|:--|:--|--:|--:|--:|--:|:--|\n", human.Percent(r.Options.Confidence)),
+			head: fmt.Sprintf("| Benchmark | Metric | Baseline | Candidate | Change [%s CI] | p (adj.) | Verdict | Against the history |\n|:--|:--|--:|--:|--:|--:|:--|:--|\n", human.Percent(r.Options.Confidence)),
 			more: moreRows(details),
 			tail: "\n",
 			fold: foldRows, foldSummary: func(n int) string { return human.Plural(n, "more timing change", "more timing changes") },
 		}
 		for _, c := range changed {
 			t.rows = append(t.rows, row{
-				text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
+				text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
 					FormatValue(c.Baseline.Median, c.Unit), FormatValue(c.Candidate.Median, c.Unit),
-					change(c), pValue(c), comparisonLabel(r, c)),
+					change(c), pValue(c), comparisonLabel(r, c), historyPosition(h, c.Name, c.Unit, c.Candidate.Median)),
 				tier: verdictTier(c.Verdict), mag: magnitude(c),
 			})
 		}
@@ -347,7 +348,7 @@ func acceptedSection(d *document, cs []compare.Comparison) {
 }
 
 // exactSection lists the exact metrics that changed and how many did not.
-func exactSection(d *document, r *compare.Result, exact []compare.Comparison, details string) {
+func exactSection(d *document, r *compare.Result, exact []compare.Comparison, h []baseline.Entry, details string) {
 	d.add("#### Size and allocations (exact)\n\n")
 	if len(exact) == 0 {
 		d.add("No exact metrics were compared.\n\n")
@@ -358,7 +359,7 @@ func exactSection(d *document, r *compare.Result, exact []compare.Comparison, de
 		"any difference is real, and machine noise can neither cause nor hide one. Allocations that varied between samples, or that could be a per-operation average " +
 		"moving with the batch size (fixed costs amortised over more or fewer operations), are tested like timings, above, against the threshold.\n\n")
 	t := &table{
-		head: "| Benchmark | Metric | Baseline | Candidate | Change | Verdict |\n|:--|:--|--:|--:|--:|:--|\n",
+		head: "| Benchmark | Metric | Baseline | Candidate | Change | Verdict | Against the history |\n|:--|:--|--:|--:|--:|:--|:--|\n",
 		more: moreRows(details),
 		tail: "\n",
 		fold: foldRows, foldSummary: func(n int) string { return human.Plural(n, "more change", "more changes") + " of size and allocations" },
@@ -378,8 +379,9 @@ func exactSection(d *document, r *compare.Result, exact []compare.Comparison, de
 			label = "within threshold"
 		}
 		t.rows = append(t.rows, row{
-			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
-				FormatValue(c.Baseline.Median, c.Unit), FormatValue(c.Candidate.Median, c.Unit), exactChange(c), label),
+			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
+				FormatValue(c.Baseline.Median, c.Unit), FormatValue(c.Candidate.Median, c.Unit), exactChange(c), label,
+				historyPosition(h, c.Name, c.Unit, c.Candidate.Median)),
 			tier: tier, mag: magnitude(c),
 		})
 	}
@@ -534,4 +536,41 @@ func listSection(d *document, r *compare.Result, details string) {
 	d.add(detailsOpen("Benchmarks not compared: " + strings.Join(sum, ", ")))
 	d.addTable(t)
 	d.add(detailsClose)
+}
+
+// historyPosition says where value, this run's median of key's unit,
+// sits against the medians of the stored runs of the baseline's history
+// (as measured, on whatever machines they ran): above their range, below
+// it, or within it, with the range and how many runs. It is "–" with
+// fewer than two runs.
+func historyPosition(h []baseline.Entry, key, unit string, value float64) string {
+	var lo, hi float64
+	n := 0
+	for _, e := range h {
+		v, ok := e.Medians[key][unit]
+		if !ok {
+			continue
+		}
+		if n == 0 || v < lo {
+			lo = v
+		}
+		if n == 0 || v > hi {
+			hi = v
+		}
+		n++
+	}
+	if n < 2 || math.IsNaN(value) {
+		return "–"
+	}
+	where := "within"
+	switch {
+	case value > hi:
+		where = "**above**"
+	case value < lo:
+		where = "**below**"
+	}
+	if lo == hi {
+		return fmt.Sprintf("%s %s (all %d runs)", where, FormatValue(lo, unit), n)
+	}
+	return fmt.Sprintf("%s %s – %s (%d runs)", where, FormatValue(lo, unit), FormatValue(hi, unit), n)
 }
