@@ -63,7 +63,7 @@ func runText(p history.ChangePoint) string {
 	if len(parts) == 0 {
 		return fmt.Sprintf("run %d", p.Run+1)
 	}
-	return strings.Join(parts, " of ")
+	return strings.Join(parts, ", ")
 }
 
 // explanation says what explains a step, or that nothing does.
