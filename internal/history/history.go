@@ -16,6 +16,7 @@
 package history
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
 	"maps"
@@ -75,26 +76,13 @@ func SeriesOf(h []baseline.Entry) []Series {
 		}
 	}
 	ids := slices.SortedFunc(maps.Keys(byID), func(a, b id) int {
-		if a.key != b.key {
-			return cmpString(a.key, b.key)
-		}
-		return cmpString(a.unit, b.unit)
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.unit, b.unit))
 	})
 	out := make([]Series, len(ids))
 	for i, k := range ids {
 		out[i] = *byID[k]
 	}
 	return out
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // ChangePoint is a step in a series.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -169,7 +170,7 @@ func historyTrendSection(a *history.Analysis, h []baseline.Entry) string {
 		}
 	}
 	slices.SortStableFunc(charted, func(x, y history.Series) int {
-		return -cmpFloat(moved[x.Key+"\x00"+x.Unit], moved[y.Key+"\x00"+y.Unit])
+		return cmp.Compare(moved[y.Key+"\x00"+y.Unit], moved[x.Key+"\x00"+x.Unit])
 	})
 	var b strings.Builder
 	b.WriteString("#### Trends\n\n")
@@ -197,16 +198,6 @@ func historyTrendSection(a *history.Analysis, h []baseline.Entry) string {
 		b.WriteString(detailsClose)
 	}
 	return b.String()
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // rangeText is "1.20 µs – 1.31 µs", or the one value when they agree.
