@@ -11,8 +11,8 @@ import (
 	"github.com/wirebench/wirebench/internal/store"
 )
 
-// Where a pull request's acceptance comes from (docs: README, "Accepting
-// an intended change"):
+// Where a pull request's acceptance comes from (the README's "Living with
+// the gate: accepting an intended change"):
 //
 //   - its labels, description and author: the event payload
 //     (GITHUB_EVENT_PATH: pull_request.labels, .body, .user), as GitHub
