@@ -89,13 +89,13 @@ func changePointSection(a *history.Analysis, h []baseline.Entry) string {
 	b.WriteString("#### Change points in the history\n\n")
 	method := fmt.Sprintf("E-divisive means with a permutation test over the %s of the history (one point a run), each of the %s that vary tested at level %.2g, so that the chance of any false change point on a push is below %g.",
 		human.Plural(a.Runs, "run", "runs"), human.Plural(a.Varying, "series", "series"), a.Level, a.Alpha)
-	if a.Varying == 0 {
-		method = fmt.Sprintf("No benchmark's metric varied over the %s of the history.", human.Plural(a.Runs, "run", "runs"))
-	}
 	newOnes := a.NewPoints()
 	switch {
+	case a.Varying == 0:
+		b.WriteString(fmt.Sprintf("No change point: no benchmark's metric varied over the %s of the history.\n\n", human.Plural(a.Runs, "run", "runs")))
+		return b.String()
 	case len(a.Points) == 0:
-		b.WriteString("No change point: " + method + "\n\n")
+		b.WriteString("No change point. " + method + "\n\n")
 		return b.String()
 	case len(newOnes) == 0:
 		b.WriteString(fmt.Sprintf("No new change point on this push; %s known in the history (below). %s\n\n", human.Plural(len(a.Points), "change point is", "change points are"), method))

@@ -140,3 +140,23 @@ func TestHistoryPosition(t *testing.T) {
 		t.Errorf("one run: %q, want –", got)
 	}
 }
+
+// TestUpdatedMarkdownQuiet: a history without a step says so, and how it
+// looked; one that never varied says that.
+func TestUpdatedMarkdownQuiet(t *testing.T) {
+	h := fixtureHistory()
+	md := UpdatedMarkdown(Input{Candidate: fixtureCandidate(typicalResult()), History: h, ChangePoints: history.Analyze(h, h[:7], history.Options{})}, "Baseline updated.")
+	for _, want := range []string{"No change point. E-divisive means", "Nothing moved over the 8 runs of the history.", "series without a change point"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "```mermaid") {
+		t.Error("a chart without anything that moved")
+	}
+	one := h[:1]
+	md = UpdatedMarkdown(Input{Candidate: fixtureCandidate(typicalResult()), History: one, ChangePoints: history.Analyze(one, nil, history.Options{})}, "Baseline updated.")
+	if !strings.Contains(md, "No change point: no benchmark's metric varied over the 1 run of the history.") {
+		t.Errorf("one run:\n%s", md)
+	}
+}

@@ -30,6 +30,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"text/tabwriter"
 
@@ -114,7 +116,18 @@ func main() {
 	alpha := flag.Float64("alpha", 0.01, "the chance of any false change point on a push")
 	pushes := flag.Int("pushes", 100, "simulated pushes of the whole suite (family flat series each) for the per-push rate")
 	workers := flag.Int("workers", 1, "series analysed at once")
+	only := flag.String("only", "", "steps or flat: only that half")
+	lengths := flag.String("lengths", "30,50", "series lengths, separated by commas")
 	flag.Parse()
+	var ns []int
+	for _, f := range strings.Split(*lengths, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 2*history.MinSize {
+			fmt.Fprintf(os.Stderr, "changepoint-synthetic: -lengths %q: %q is not a length of at least %d\n", *lengths, f, 2*history.MinSize)
+			os.Exit(2)
+		}
+		ns = append(ns, n)
+	}
 	level := *alpha / float64(*family)
 	opts := history.TestOptions(level, 1)
 	fmt.Printf("level of each series' test: %.3g (alpha %g / %d series), %d permutations at most, segments of at least %d runs\n\n",
@@ -139,19 +152,26 @@ func main() {
 		wg.Wait()
 	}
 
-	fmt.Println("Steps (the step at run 20 of 30, 33 of 50): found = a change point within one run of the step by the last run;")
+	if *only != "flat" {
+		steps(ns, *nSeries, opts, par)
+	}
+	if *only != "steps" {
+		flat(ns, *nSeries, *pushes, *family, opts, par)
+	}
+}
+
+// steps measures series with a step at two thirds of their length.
+func steps(ns []int, nSeries int, opts changepoint.Options, par func(int, func(int))) {
+	fmt.Println("Steps (at two thirds: run 20 of 30, 33 of 50): found = a change point within one run of the step by the last run;")
 	fmt.Println("delay = runs measured from the step on (its own run included) when it was first found, as the history grows a run a push.")
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "length\tnoise\tstep\tfound\tat the step\tdelay median\tdelay 90%\tmax\tother points\t")
-	for _, n := range []int{30, 50} {
-		step := 20
-		if n == 50 {
-			step = 33
-		}
+	for _, n := range ns {
+		step := 2 * n / 3
 		for _, nz := range noises {
 			for _, k := range []float64{1, 2, 5, 20} {
-				out := make([]stepResult, *nSeries)
-				par(*nSeries, func(i int) {
+				out := make([]stepResult, nSeries)
+				par(nSeries, func(i int) {
 					r := rand.New(rand.NewPCG(uint64(n), uint64(i)*1000+uint64(k)))
 					o := opts
 					o.Seed = uint64(i)
@@ -169,23 +189,27 @@ func main() {
 					}
 					extra += s.extra
 				}
-				fmt.Fprintf(tw, "%d\t%s\t%g×\t%d/%d\t%d\t%s\t%s\t%s\t%d\t\n", n, nz.name, k, found, *nSeries, exact,
+				fmt.Fprintf(tw, "%d\t%s\t%g×\t%d/%d\t%d\t%s\t%s\t%s\t%d\t\n", n, nz.name, k, found, nSeries, exact,
 					quantile(delays, 0.5), quantile(delays, 0.9), quantile(delays, 1), extra)
 			}
 		}
 	}
 	tw.Flush()
-
 	fmt.Println()
-	fmt.Printf("Flat series (no step): per series, %d series of the full length; per push, %d pushes of %d flat series each (the whole suite unchanged);\n", *nSeries, *pushes, *family)
+}
+
+// flat measures series without a step: per series, per push of a whole
+// suite, and over a history's life.
+func flat(ns []int, nSeries, pushes, family int, opts changepoint.Options, par func(int, func(int))) {
+	fmt.Printf("Flat series (no step): per series, %d series of the full length; per push, %d pushes of %d flat series each (the whole suite unchanged);\n", nSeries, pushes, family)
 	fmt.Println("over a history's life, the same series grown a run a push from 6 to its length, any point on any push.")
-	tw = tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "length\tnoise\tseries with a point\tpushes with a point\tseries with a point on some push\t")
-	for _, n := range []int{30, 50} {
+	for _, n := range ns {
 		for _, nz := range noises {
-			perSeries := make([]bool, *nSeries)
-			life := make([]bool, *nSeries)
-			par(*nSeries, func(i int) {
+			perSeries := make([]bool, nSeries)
+			life := make([]bool, nSeries)
+			par(nSeries, func(i int) {
 				r := rand.New(rand.NewPCG(uint64(n)+7, uint64(i)))
 				x := series(r, nz, n, 0, 0)
 				o := opts
@@ -195,9 +219,9 @@ func main() {
 					life[i] = len(changepoint.Detect(x[:m], o).Points) > 0
 				}
 			})
-			pushHit := make([]bool, *pushes)
-			par(*pushes, func(p int) {
-				for j := range *family {
+			pushHit := make([]bool, pushes)
+			par(pushes, func(p int) {
+				for j := range family {
 					r := rand.New(rand.NewPCG(uint64(n)+99, uint64(p)*100000+uint64(j)))
 					o := opts
 					o.Seed = uint64(p*100000 + j)
@@ -207,7 +231,7 @@ func main() {
 					}
 				}
 			})
-			fmt.Fprintf(tw, "%d\t%s\t%d/%d\t%d/%d\t%d/%d\t\n", n, nz.name, count(perSeries), *nSeries, count(pushHit), *pushes, count(life), *nSeries)
+			fmt.Fprintf(tw, "%d\t%s\t%d/%d\t%d/%d\t%d/%d\t\n", n, nz.name, count(perSeries), nSeries, count(pushHit), pushes, count(life), nSeries)
 		}
 	}
 	tw.Flush()
