@@ -207,3 +207,31 @@ func TestOptionsValidate(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestLevelOnFlatSeries: on series without a change (normal and heavy-
+// tailed noise), the first test rejects at most about Alpha of the time:
+// the permutation test's level holds whatever the distribution.
+func TestLevelOnFlatSeries(t *testing.T) {
+	const n, alpha = 1000, 0.05
+	for _, heavy := range []bool{false, true} {
+		rng := rand.New(rand.NewPCG(11, 12))
+		found := 0
+		for i := range n {
+			x := make([]float64, 20)
+			for j := range x {
+				x[j] = rng.NormFloat64()
+				if heavy {
+					x[j] /= math.Abs(rng.NormFloat64()) + 0.05 // a ratio of normals: Cauchy-like tails
+				}
+			}
+			if len(Detect(x, Options{Alpha: alpha, MinSize: 3, Permutations: 199, Seed: uint64(i)}).Points) > 0 {
+				found++
+			}
+		}
+		// Binomial(1000, 0.05): mean 50, sd 6.9; 75 is 3.6 sd above.
+		if found > 75 {
+			t.Errorf("heavy %v: %d of %d flat series had a change point at level %v", heavy, found, n, alpha)
+		}
+		t.Logf("heavy %v: %d of %d flat series had a change point at level %v", heavy, found, n, alpha)
+	}
+}

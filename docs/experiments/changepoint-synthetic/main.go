@@ -110,6 +110,9 @@ func detectStep(x []float64, step int, o changepoint.Options) stepResult {
 
 func abs(x int) int { return max(x, -x) }
 
+// seedOffset is added to the seeds of the series' noise (-seed).
+var seedOffset uint64
+
 func main() {
 	nSeries := flag.Int("series", 100, "series per configuration")
 	family := flag.Int("family", 100, "series that vary in the suite: the test's level is alpha/family")
@@ -118,6 +121,7 @@ func main() {
 	workers := flag.Int("workers", 1, "series analysed at once")
 	only := flag.String("only", "", "steps or flat: only that half")
 	lengths := flag.String("lengths", "30,50", "series lengths, separated by commas")
+	flag.Uint64Var(&seedOffset, "seed", 0, "added to every seed: another draw of the same experiment")
 	flag.Parse()
 	var ns []int
 	for _, f := range strings.Split(*lengths, ",") {
@@ -172,7 +176,7 @@ func steps(ns []int, nSeries int, opts changepoint.Options, par func(int, func(i
 			for _, k := range []float64{1, 2, 5, 20} {
 				out := make([]stepResult, nSeries)
 				par(nSeries, func(i int) {
-					r := rand.New(rand.NewPCG(uint64(n), uint64(i)*1000+uint64(k)))
+					r := rand.New(rand.NewPCG(uint64(n)+seedOffset<<32, uint64(i)*1000+uint64(k)))
 					o := opts
 					o.Seed = uint64(i)
 					out[i] = detectStep(series(r, nz, n, step, k), step, o)
@@ -210,7 +214,7 @@ func flat(ns []int, nSeries, pushes, family int, opts changepoint.Options, par f
 			perSeries := make([]bool, nSeries)
 			life := make([]bool, nSeries)
 			par(nSeries, func(i int) {
-				r := rand.New(rand.NewPCG(uint64(n)+7, uint64(i)))
+				r := rand.New(rand.NewPCG(uint64(n)+7+seedOffset<<32, uint64(i)))
 				x := series(r, nz, n, 0, 0)
 				o := opts
 				o.Seed = uint64(i)
@@ -222,7 +226,7 @@ func flat(ns []int, nSeries, pushes, family int, opts changepoint.Options, par f
 			pushHit := make([]bool, pushes)
 			par(pushes, func(p int) {
 				for j := range family {
-					r := rand.New(rand.NewPCG(uint64(n)+99, uint64(p)*100000+uint64(j)))
+					r := rand.New(rand.NewPCG(uint64(n)+99+seedOffset<<32, uint64(p)*100000+uint64(j)))
 					o := opts
 					o.Seed = uint64(p*100000 + j)
 					if len(changepoint.Detect(series(r, nz, n, 0, 0), o).Points) > 0 {
