@@ -278,6 +278,7 @@ func (a *actionRun) check(ctx context.Context) error {
 			history = base.History
 		}
 		o = pipeline.Paired(abOut, history, in)
+		a.accept(ctx, o)
 	} else {
 		var ref *results.Results
 		if base != nil {
@@ -291,6 +292,9 @@ func (a *actionRun) check(ctx context.Context) error {
 		if o, err = pipeline.Against(base, cand, opts, a.input(src)); err != nil {
 			return badInput{err}
 		}
+		// Before the confirmation: an accepted regression is not
+		// measured again.
+		a.accept(ctx, o)
 		p, _ := planLike(a.e, a.cfg, ref)
 		p.Count = a.counted
 		o = confirm(ctx, a.e, o, base, a.src, p, opts)
@@ -318,7 +322,13 @@ func (a *actionRun) update(ctx context.Context) error {
 		return err
 	}
 	st := a.store(fmt.Sprintf("wirebench: update baseline for %s [skip ci]", store.ShortSHA(cand.Env.Commit)))
-	o, err := pipeline.Update(ctx, st, cand, runIdentity(a.e.getenv), a.cfg.History, a.input(st.Where()))
+	accepted, notes := a.mergedAcceptances(ctx)
+	a.notes = append(a.notes, notes...)
+	for _, acc := range accepted {
+		a.notes = append(a.notes, "Recorded in the history with this run, as accepted by the merged pull request: "+acc.String()+".")
+	}
+	o, err := pipeline.Update(ctx, st, cand, pipeline.UpdateOptions{RunID: runIdentity(a.e.getenv), History: a.cfg.History, Accepted: accepted,
+		Alpha: a.cfg.Alpha, FailOnChangePoint: a.cfg.FailOnChangePoint}, a.input(st.Where()))
 	if err != nil {
 		if a.api == nil {
 			return badInput{err}
@@ -329,7 +339,10 @@ func (a *actionRun) update(ctx context.Context) error {
 		o.Updated = a.cfg.BaselinePath + " in the workspace (no github-token: commit it yourself)"
 		a.gha.Warningf("no github-token: wrote %s in the workspace only", a.cfg.BaselinePath)
 	}
-	return a.delivery().Deliver(ctx, o)
+	if err := a.delivery().Deliver(ctx, o); err != nil {
+		return err
+	}
+	return gate(o.Failed())
 }
 
 // run only measures and reports.

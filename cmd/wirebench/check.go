@@ -90,13 +90,17 @@ func cmdUpdate(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	notes = withNote(notes, note)
-	o, err := pipeline.Update(ctx, st, cand, runIdentity(e.getenv), c.History, report.Input{Title: "wirebench: " + src.Title(), Notes: notes})
+	o, err := pipeline.Update(ctx, st, cand, pipeline.UpdateOptions{RunID: runIdentity(e.getenv), History: c.History, Alpha: c.Alpha, FailOnChangePoint: c.FailOnChangePoint},
+		report.Input{Title: "wirebench: " + src.Title(), Notes: notes})
 	if err != nil {
 		return badInput{err}
 	}
 	d := local(e)
-	d.ResultsPath = c.Out
-	return d.Deliver(ctx, o)
+	d.ResultsPath, d.Plots = c.Out, c.Plots
+	if err := d.Deliver(ctx, o); err != nil {
+		return err
+	}
+	return gate(o.Failed())
 }
 
 // runIdentity names the run for history entries: the CI run and attempt

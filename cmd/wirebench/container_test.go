@@ -287,6 +287,11 @@ func TestContainerAction(t *testing.T) {
 		}
 	})
 
+	// Accepting the grown message (the baseline seeded above is still
+	// stored): the label accepts it; a Wirebench-Accept line for another
+	// benchmark does not; a commit trailer naming it does.
+	e2eAcceptScenarios(t, h, token)
+
 	t.Run("bad input exits 2 naming the input", func(t *testing.T) {
 		r := h.run(t, e2eSpec{event: "pull_request.json", token: token, inputs: map[string]string{"mode": "bogus"}})
 		r.wantExit(t, 2)
@@ -304,11 +309,15 @@ func TestContainerAction(t *testing.T) {
 		}
 	})
 
-	t.Run("second push appends to the history", func(t *testing.T) {
+	t.Run("the merge's push appends to the history and records the acceptance", func(t *testing.T) {
 		prev, prevSHA, found := fake.File(e2eOwner, e2eRepo, "main", baseline.DefaultPath)
 		if !found {
 			t.Fatal("no stored baseline")
 		}
+		// The push is the merge of #42, which carries the label.
+		fake.AddPullRequest(e2eOwner, e2eRepo, fakegithub.PullRequest{Number: 42, Author: "octo-org", Body: "Adds the order id.",
+			Labels: []string{"wirebench:accept"}, Merged: true, MergeCommitSHA: strings.Repeat("4", 40), HeadSHA: strings.Repeat("2", 40),
+			Commits: []fakegithub.PullCommit{{SHA: strings.Repeat("2", 40), Message: "protobuf: add the order id", Author: "octo-org"}}})
 		old, err := baseline.Decode("previous", prev, "default")
 		if err != nil {
 			t.Fatal(err)
@@ -327,6 +336,19 @@ func TestContainerAction(t *testing.T) {
 			t.Errorf("history has %d entries, want %d (the previous ones and this run)", len(b.History), len(old.History)+1)
 		} else if last := b.History[len(b.History)-1]; last.RunID != r.runID+".1" {
 			t.Errorf("newest history entry is run %q, want %s.1", last.RunID, r.runID)
+		} else if len(last.Accepted) != 1 || last.Accepted[0].Source != "label wirebench:accept" || last.Accepted[0].PR != 42 || !last.Accepted[0].All() {
+			t.Errorf("newest history entry records acceptances %+v, want #42's label\n%s\nAPI requests:\n%s", last.Accepted, r.dump(), r.requestLog())
+		}
+		for _, e := range b.History[:len(b.History)-1] {
+			if len(e.Accepted) > 0 {
+				t.Errorf("an older entry (run %s) records acceptances %+v", e.RunID, e.Accepted)
+			}
+		}
+		if n := r.countRequests("GET", "/repos/"+e2eOwner+"/"+e2eRepo+"/commits/"+strings.Repeat("4", 40)+"/pulls"); n != 1 {
+			t.Errorf("%d reads of the pushed commit's pull requests, want 1\n%s", n, r.requestLog())
+		}
+		if !strings.Contains(r.summary, "accepted by the merged pull request") {
+			t.Errorf("the job summary does not say what the merge accepted:\n%s", r.summary)
 		}
 		// The reference is this run's: the shrunken size is gone.
 		for _, bm := range b.Reference.Benchmarks {
@@ -710,7 +732,10 @@ type e2eHarness struct {
 
 // e2eSpec is one job step using the action.
 type e2eSpec struct {
-	event     string            // file in internal/event/testdata
+	event string // file in internal/event/testdata
+	// edit, when set, changes the event payload before the run (the
+	// pull request's description, say).
+	edit      func(payload map[string]any)
 	token     string            // the github-token input
 	inputs    map[string]string // inputs the workflow sets (with:)
 	workspace map[string][]byte // files in the checkout
@@ -805,6 +830,16 @@ func (h *e2eHarness) run(t *testing.T, spec e2eSpec) *e2eRun {
 	payload, err := os.ReadFile(filepath.Join(root, "internal", "event", "testdata", spec.event))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if spec.edit != nil {
+		var doc map[string]any
+		if err := json.Unmarshal(payload, &doc); err != nil {
+			t.Fatal(err)
+		}
+		spec.edit(doc)
+		if payload, err = json.MarshalIndent(doc, "", "  "); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var p e2ePayload
 	if err := json.Unmarshal(payload, &p); err != nil {
@@ -1318,4 +1353,83 @@ func TestE2EParseOutputs(t *testing.T) {
 	if _, err := e2eParseOutputs("x<<D\nunterminated\n"); err == nil {
 		t.Error("an unterminated heredoc parsed")
 	}
+}
+
+// e2eAcceptScenarios runs the pull request #42 whose message grew (the
+// stored baseline has a smaller e2eSizeBench) with what accepts it and
+// what does not.
+func e2eAcceptScenarios(t *testing.T, h *e2eHarness, token string) {
+	fake := h.fake
+	grown := regexp.MustCompile(`(?m)^::error[^\n]*` + regexp.QuoteMeta(e2eSizeBench) + `[^\n]*B/msg`)
+	other := "Wirebench-Accept: codec=raw/dataset=small$ an unrelated change"
+	// #42's commits: one with a trailer that names another benchmark.
+	commits := []fakegithub.PullCommit{{SHA: strings.Repeat("2", 40), Message: "protobuf: add the order id\n\nWirebench-Accept: codec=raw/dataset=small$\n", Author: "octo-org"}}
+	fake.AddPullRequest(e2eOwner, e2eRepo, fakegithub.PullRequest{Number: 42, Author: "octo-org", HeadSHA: strings.Repeat("2", 40), Commits: commits})
+
+	t.Run("the label accepts the grown message", func(t *testing.T) {
+		r := h.run(t, e2eSpec{event: "pull_request_labeled.json", token: token})
+		r.wantExit(t, 0)
+		r.wantCheckOutputs(t, "pass")
+		if n, _ := strconv.Atoi(r.outputs["regressions"]); n < 1 {
+			t.Errorf("output regressions = %q: the accepted regression is still counted and reported", r.outputs["regressions"])
+		}
+		report := r.wantWorkspaceFile(t, r.outputs["report-path"])
+		r.wantSummaryHasReport(t, report)
+		for _, want := range []string{"#### Accepted by the pull request", "label wirebench:accept", "@&#8203;maintainer", "regression (accepted)"} {
+			if !strings.Contains(report, want) {
+				t.Errorf("the report lacks %q:\n%s", want, report)
+			}
+		}
+		if grown.MatchString(r.stdout) {
+			t.Errorf("an accepted regression is still an ::error annotation\n%s", r.dump())
+		}
+		if !regexp.MustCompile(`(?m)^::warning title=wirebench regression \(accepted\)::` + regexp.QuoteMeta(e2eSizeBench) + `[^\n]*accepted: label wirebench:accept of #42 by @maintainer`).MatchString(r.stdout) {
+			t.Errorf("stdout has no ::warning annotation for the accepted regression\n%s", r.dump())
+		}
+		if n := r.countRequests("GET", "/repos/"+e2eOwner+"/"+e2eRepo+"/pulls/42/commits"); n != 0 {
+			t.Errorf("the label accepted everything, yet the commits were read %d times", n)
+		}
+		if cs := fake.Comments(e2eOwner, e2eRepo, 42); len(cs) != 1 || !strings.Contains(cs[0].Body, "Accepted by the pull request") {
+			t.Errorf("the sticky comment does not report the acceptance (%d comments)", len(cs))
+		}
+	})
+
+	t.Run("a Wirebench-Accept line for another benchmark still fails", func(t *testing.T) {
+		r := h.run(t, e2eSpec{event: "pull_request.json", token: token, edit: func(p map[string]any) {
+			p["pull_request"].(map[string]any)["body"] = "Adds the order id.\r\n\r\n" + other + "\r\n"
+		}})
+		r.wantExit(t, 1)
+		r.wantCheckOutputs(t, "fail")
+		if !grown.MatchString(r.stdout) {
+			t.Errorf("stdout has no ::error annotation for %s B/msg\n%s", e2eSizeBench, r.dump())
+		}
+		report := r.wantWorkspaceFile(t, r.outputs["report-path"])
+		if strings.Contains(report, "Accepted by the pull request") {
+			t.Errorf("a line for another benchmark accepted something:\n%s", report)
+		}
+		// The description did not accept it, so the commits were read.
+		if n := r.countRequests("GET", "/repos/"+e2eOwner+"/"+e2eRepo+"/pulls/42/commits"); n != 1 {
+			t.Errorf("%d reads of #42's commits, want 1\n%s", n, r.requestLog())
+		}
+	})
+
+	t.Run("a commit trailer naming the benchmark accepts it", func(t *testing.T) {
+		named := append(slices.Clone(commits), fakegithub.PullCommit{SHA: strings.Repeat("6", 40), Author: "dev",
+			Message: "protobuf: the order id is a varint\n\nWirebench-Accept: codec=protobuf/dataset=small$ the id needs <b>@octo-org</b> bytes\nSigned-off-by: Dev <dev@example.com>\n"})
+		fake.AddPullRequest(e2eOwner, e2eRepo, fakegithub.PullRequest{Number: 42, Author: "octo-org", HeadSHA: strings.Repeat("6", 40), Commits: named})
+		defer fake.AddPullRequest(e2eOwner, e2eRepo, fakegithub.PullRequest{Number: 42, Author: "octo-org", HeadSHA: strings.Repeat("2", 40), Commits: commits})
+		r := h.run(t, e2eSpec{event: "pull_request.json", token: token})
+		r.wantExit(t, 0)
+		r.wantCheckOutputs(t, "pass")
+		report := r.wantWorkspaceFile(t, r.outputs["report-path"])
+		for _, want := range []string{"commit 6666666", "@&#8203;dev", "`codec=protobuf/dataset=small$`", "&lt;b&gt;@&#8203;octo-org&lt;/b&gt;"} {
+			if !strings.Contains(report, want) {
+				t.Errorf("the report lacks %q:\n%s", want, report)
+			}
+		}
+		// The reason is the pull request's text: escaped, never markup.
+		if strings.Contains(report, "<b>") || strings.Contains(report, "@octo-org") {
+			t.Errorf("the reason reached the report unescaped:\n%s", report)
+		}
+	})
 }

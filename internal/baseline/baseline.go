@@ -14,6 +14,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/stats"
 )
@@ -66,6 +67,12 @@ type Entry struct {
 	// Medians maps benchmark key (results.Benchmark.Key: the name, after
 	// the package path when there is one) to unit to median value.
 	Medians map[string]map[string]float64 `json:"medians"`
+	// Accepted is what the pull requests merged by this run's commit
+	// accepted as intended (their label, Wirebench-Accept lines): a change
+	// that starts at this run and that they accepted is explained.
+	// Absent in runs of no such pull request and in files written before
+	// it was recorded.
+	Accepted []accept.Acceptance `json:"accepted,omitempty"`
 }
 
 // key identifies an entry for merging: two writers that both recorded a
@@ -201,11 +208,18 @@ func cmpBool(a, b bool) int {
 // finds r already stored and changes nothing, even if another run arrived
 // in between.
 func Refresh(old *Baseline, r *results.Results, runID string, limit int) *Baseline {
+	return RefreshAccepted(old, r, runID, limit, nil)
+}
+
+// RefreshAccepted is Refresh with what the pull requests merged by r's
+// commit accepted, recorded in r's history entry.
+func RefreshAccepted(old *Baseline, r *results.Results, runID string, limit int, accepted []accept.Acceptance) *Baseline {
 	if old == nil {
 		old = &Baseline{}
 	}
 	b := New(r, runID)
 	b.History[0].Seq = old.nextSeq()
+	b.History[0].Accepted = accepted
 	return Merge(b, old, limit)
 }
 

@@ -57,12 +57,13 @@ func (o Options) Geometry() string {
 }
 
 // Args are valgrind's arguments that count prog (with its arguments)
-// the way Begin and End expect, its dumps written to outFile.1,
-// outFile.2, ... in the order of the blocks: callgrind, instrumentation
-// off until Begin, quiet (Valgrind's own messages only when something is
-// wrong), and with CacheSim the cache simulation.
+// the way Begin and End expect, its dumps written to outFile.1-T,
+// outFile.2-T, ... in the order of the blocks, one per thread T that ran
+// in the block: callgrind, instrumentation off until Begin, quiet
+// (Valgrind's own messages only when something is wrong), the threads
+// apart (see Dumps), and with CacheSim the cache simulation.
 func (o Options) Args(outFile, prog string, args []string) []string {
-	a := []string{"--tool=callgrind", "-q", "--instr-atstart=no", "--callgrind-out-file=" + outFile}
+	a := []string{"--tool=callgrind", "-q", "--instr-atstart=no", "--separate-threads=yes", "--callgrind-out-file=" + outFile}
 	if o.CacheSim {
 		geometry := func(bytes, ways int) string { return fmt.Sprintf("%d,%d,%d", bytes, ways, LineBytes) }
 		a = append(a, "--cache-sim=yes",
@@ -141,10 +142,18 @@ var ErrNoDump = errors.New("no callgrind dump")
 // runtime's monitor) ran, and now and then by wrapping below zero; the
 // totals stayed within 0.05% of each other from block to block.
 func ReadDump(r io.Reader) (Counts, error) {
+	c, _, err := readDump(r)
+	return c, err
+}
+
+// readDump is ReadDump, and reports whether the dump is of the Go
+// runtime's monitor thread (it ran runtime.sysmon).
+func readDump(r io.Reader) (Counts, bool, error) {
 	sc := bufio.NewScanner(io.LimitReader(r, maxDump+1))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	var events, totals []string
 	read := 0
+	sysmon := false
 	for sc.Scan() {
 		line := sc.Bytes()
 		read += len(line) + 1
@@ -153,19 +162,22 @@ func ReadDump(r io.Reader) (Counts, error) {
 			events = strings.Fields(string(line[len("events:"):]))
 		case bytes.HasPrefix(line, []byte("totals:")):
 			totals = strings.Fields(string(line[len("totals:"):]))
+		case bytes.HasPrefix(line, []byte("fn=")) && bytes.HasSuffix(line, []byte(" runtime.sysmon")):
+			sysmon = true
 		}
 	}
 	switch err := sc.Err(); {
 	case err != nil:
-		return Counts{}, fmt.Errorf("callgrind dump: %w", err)
+		return Counts{}, false, fmt.Errorf("callgrind dump: %w", err)
 	case read > maxDump:
-		return Counts{}, fmt.Errorf("callgrind dump: larger than %d bytes", maxDump)
+		return Counts{}, false, fmt.Errorf("callgrind dump: larger than %d bytes", maxDump)
 	case events == nil:
-		return Counts{}, errors.New("callgrind dump: no events line")
+		return Counts{}, false, errors.New("callgrind dump: no events line")
 	case totals == nil:
-		return Counts{}, errors.New("callgrind dump: no totals line (cut short?)")
+		return Counts{}, false, errors.New("callgrind dump: no totals line (cut short?)")
 	}
-	return parseSummary(events, totals)
+	c, err := parseSummary(events, totals)
+	return c, sysmon, err
 }
 
 func parseSummary(events, values []string) (Counts, error) {
@@ -199,31 +211,76 @@ func parseSummary(events, values []string) (Counts, error) {
 }
 
 // Dumps reads the dumps a counted process writes under one out file, in
-// order: the first call reads outFile.1, the next outFile.2, and so on,
-// each removed once read.
+// order: the first call reads the first block's, the next the second's,
+// and so on, each file removed once read.
+//
+// A block's count is the sum over the threads that ran in it but the Go
+// runtime's monitor (sysmon), which wakes up on the clock, not on the
+// work: measured here, it added a few hundred instructions to a block of
+// 700,000 on a quiet machine and 1% to one of 1,400,000 beside other
+// work, so without it a count would move with the machine's load. Apart,
+// the block's own thread counted the same loop to the instruction.
 type Dumps struct {
 	OutFile string
 	next    int
 }
 
-// Next reads and removes the next dump. A missing dump wraps ErrNoDump.
+// Next reads and removes the next block's dumps. A block without any
+// wraps ErrNoDump.
 func (d *Dumps) Next() (Counts, error) {
-	path := fmt.Sprintf("%s.%d", d.OutFile, d.next+1)
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return Counts{}, fmt.Errorf("%w: %s", ErrNoDump, path)
-	}
+	prefix := fmt.Sprintf("%s.%d-", d.OutFile, d.next+1)
+	paths, err := filepath.Glob(globQuote(prefix) + "*")
 	if err != nil {
 		return Counts{}, err
 	}
-	c, err := ReadDump(f)
-	f.Close()
-	if err != nil {
-		return Counts{}, fmt.Errorf("%s: %w", path, err)
+	if len(paths) == 0 {
+		return Counts{}, fmt.Errorf("%w: %s*", ErrNoDump, prefix)
+	}
+	var sum Counts
+	counted := 0
+	for _, path := range paths {
+		if _, err := strconv.Atoi(strings.TrimPrefix(path, prefix)); err != nil {
+			continue // not a thread's dump
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return Counts{}, err
+		}
+		c, sysmon, err := readDump(f)
+		f.Close()
+		if err != nil {
+			return Counts{}, fmt.Errorf("%s: %w", path, err)
+		}
+		os.Remove(path)
+		if sysmon {
+			continue
+		}
+		sum = sum.add(c)
+		counted++
+	}
+	if counted == 0 {
+		return Counts{}, fmt.Errorf("%w: %s* holds only the runtime monitor's thread", ErrNoDump, prefix)
 	}
 	d.next++
-	os.Remove(path)
-	return c, nil
+	return sum, nil
+}
+
+// add is the sum of two threads' counts.
+func (c Counts) add(o Counts) Counts {
+	return Counts{Ir: c.Ir + o.Ir, Dr: c.Dr + o.Dr, Dw: c.Dw + o.Dw, I1mr: c.I1mr + o.I1mr, D1mr: c.D1mr + o.D1mr,
+		D1mw: c.D1mw + o.D1mw, ILmr: c.ILmr + o.ILmr, DLmr: c.DLmr + o.DLmr, DLmw: c.DLmw + o.DLmw, CacheSim: c.CacheSim || o.CacheSim}
+}
+
+// globQuote escapes the glob metacharacters of s.
+func globQuote(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // Valgrind is an installed Valgrind.

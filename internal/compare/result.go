@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/stats"
 )
@@ -82,6 +83,10 @@ type Comparison struct {
 	// Unconfirmed is set on a regression that did not reproduce when
 	// re-measured: it is reported, not enforced.
 	Unconfirmed bool
+	// Accepted is set on a regression the pull request accepted as
+	// intended (a label or a Wirebench-Accept line): it is reported as
+	// accepted, with who and why, and does not fail the run.
+	Accepted *accept.Acceptance
 	// Test names the test behind P: TestNewRun for a stored-baseline
 	// timing judged against the baseline's history, empty for the
 	// Mann–Whitney test of the samples (and for exact metrics, which have
@@ -216,17 +221,24 @@ const (
 )
 
 // Failed reports whether the result meets the fail-on condition: a
-// regression that is enforced (see Enforced).
+// regression that fails the run (see Fails).
 func (r *Result) Failed(on FailOn) bool {
 	if on != FailOnRegression {
 		return false
 	}
 	for _, c := range r.Comparisons {
-		if c.Verdict == Regression && !c.Unconfirmed && r.Enforced(c) {
+		if r.Fails(c) {
 			return true
 		}
 	}
 	return false
+}
+
+// Fails reports whether c fails the run under fail-on regression: a
+// regression that is enforced (see Enforced), reproduced when it was
+// re-measured and not accepted by the pull request.
+func (r *Result) Fails(c Comparison) bool {
+	return c.Verdict == Regression && !c.Unconfirmed && c.Accepted == nil && r.Enforced(c)
 }
 
 // Enforced reports whether c's verdict can fail the run. Exact metrics

@@ -105,6 +105,9 @@ type Config struct {
 	// The baseline.
 	BaselinePath, BaselineBranch string
 	History                      int
+	// FailOnChangePoint fails an update on an unexplained new change
+	// point of the history.
+	FailOnChangePoint bool
 
 	// Merging the shards of a matrix.
 	MergePath    string
@@ -122,6 +125,11 @@ type Config struct {
 	// CommentAuthor is the login the sticky comment is written as ("":
 	// learned from the token).
 	CommentAuthor string
+	// AcceptLabel is the label that accepts every flagged change of a
+	// pull request ("": none); AcceptText whether Wirebench-Accept lines
+	// of its description and commits accept the benchmarks they name.
+	AcceptLabel string
+	AcceptText  bool
 
 	// Args are the command's arguments after the flags.
 	Args []string

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"slices"
 
+	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
 )
 
@@ -80,8 +81,8 @@ var settings = []setting{
 	{name: "format", cmds: []Command{Run, Compare, AB}, def: "text",
 		help:  "output on stdout: text (a table of the run, or a comparison like benchstat), markdown (comparisons), bench (the Go benchmark format of a run, for benchstat) or json",
 		value: func(c *Config) flag.Value { return formatValue{&c.Format} }},
-	{name: "plots", cmds: []Command{Run},
-		help:  "also draw the results as PNG charts into this directory",
+	{name: "plots", cmds: []Command{Run, Update},
+		help:  "also draw the results as PNG charts into this directory (update: every benchmark's history, in its history subdirectory)",
 		value: func(c *Config) flag.Value { return stringValue{&c.Plots} }},
 	{name: "report", cmds: []Command{Check, Merge, AB},
 		defFor: map[Command]string{Check: ReportFile, Merge: ReportFile},
@@ -98,8 +99,8 @@ var settings = []setting{
 	{name: "alloc-threshold", cmds: []Command{Compare, Check, Merge, AB}, def: "0%",
 		help:  "growth of a deterministic allocation count that fails (0%: any allocation)",
 		value: func(c *Config) flag.Value { return percent{&c.AllocThreshold} }},
-	{name: "alpha", cmds: []Command{Compare, Check, Merge, AB, Action}, def: "0.01",
-		help:  "significance level after adjustment: the chance of any false alarm in the run (Holm)",
+	{name: "alpha", cmds: []Command{Compare, Check, Merge, AB, Update, Action}, def: "0.01",
+		help:  "significance level after adjustment: the chance of any false alarm in the run (Holm); on update, the chance of any false change point in the history (Bonferroni over the series that vary)",
 		value: func(c *Config) flag.Value { return probability{&c.Alpha} }},
 	{name: "correction", cmds: []Command{Compare, Check, Merge}, def: "holm",
 		help:  "multiple-comparison adjustment: holm (family-wise), bh (false discovery rate, exploratory) or none",
@@ -121,6 +122,9 @@ var settings = []setting{
 	{name: "history", cmds: []Command{Update, Action}, def: "50",
 		help:  "keep at most this many runs in the baseline's history",
 		value: func(c *Config) flag.Value { return count{p: &c.History, min: 1} }},
+	{name: "fail-on-change-point", cmds: []Command{Update, Action}, def: "false",
+		help:  "on update, fail (exit 1) when the history shows a change point for the first time that nothing explains (no acceptance recorded with its run, the same environment); the baseline is stored all the same",
+		value: func(c *Config) flag.Value { return boolValue{&c.FailOnChangePoint} }},
 
 	// Merging.
 	{name: "merge-path", cmds: []Command{Action},
@@ -168,6 +172,12 @@ var settings = []setting{
 	{name: "comment-author", cmds: []Command{Action},
 		help:  "login of the account the sticky comment is written as, whose comments alone are edited (empty: learned from the token; a GitHub App's token: <app-slug>[bot])",
 		value: func(c *Config) flag.Value { return stringValue{&c.CommentAuthor} }},
+	{name: "accept-label", cmds: []Command{Action}, def: accept.DefaultLabel,
+		help:  "the pull-request label that accepts every flagged change of the pull request as intended: reported as accepted, not failing the check (only accounts with triage access can set a label; empty: no label accepts)",
+		value: func(c *Config) flag.Value { return stringValue{&c.AcceptLabel} }},
+	{name: "accept-text", cmds: []Command{Action}, def: "true",
+		help:  "honour \"Wirebench-Accept: <benchmark pattern> [reason]\" lines in the pull request's description and commit trailers, which accept the benchmarks the pattern matches; false: only the label accepts (the author of a pull request writes its text)",
+		value: func(c *Config) flag.Value { return boolValue{&c.AcceptText} }},
 	{name: "benchmark-file", cmds: []Command{Action},
 		help:  "your own go test -bench -count=10 output, compared with the baseline instead of running the embedded suite",
 		value: func(c *Config) flag.Value { return stringValue{&c.BenchmarkFile} }},

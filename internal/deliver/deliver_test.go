@@ -12,12 +12,14 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/store"
 )
 
 func runOf(size float64) *results.Results {
@@ -152,6 +154,76 @@ func TestGitHubOutputs(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join("out-"+tt.name, "results.json"))
 			if err != nil || !json.Valid(data) {
 				t.Errorf("results.json: %v", err)
+			}
+		})
+	}
+}
+
+// TestGitHubUpdateChangePoints: a push whose history shows a step for the
+// first time annotates it (a warning, an error when the update fails on
+// it, a notice when the merge accepted it), draws every benchmark's
+// history and puts the change points in the summary.
+func TestGitHubUpdateChangePoints(t *testing.T) {
+	dir := t.TempDir()
+	old, _ := os.Getwd()
+	os.Chdir(dir)
+	defer os.Chdir(old)
+	for _, tt := range []struct {
+		name     string
+		fail     bool
+		accepted bool
+		want     string
+	}{
+		{"unexplained", false, false, "::warning title=wirebench change point::"},
+		{"failing", true, false, "::error title=wirebench change point::"},
+		{"accepted", true, true, "::notice title=wirebench change point (explained)::"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			st := store.File{Path: filepath.Join(dir, tt.name+".json"), Suite: "default"}
+			var o *pipeline.Outcome
+			for i := 1; i <= 22; i++ { // the message grows at run 19; seen from run 21 on
+				size := 26.0
+				if i >= 19 {
+					size = 30
+				}
+				r := runOf(size)
+				r.Env.Time = r.Env.Time.Add(time.Duration(i) * time.Minute)
+				var acc accept.Set
+				if i == 19 && tt.accepted {
+					acc = accept.Set{{Source: "label wirebench:accept", PR: 9}}
+				}
+				var err error
+				if o, err = pipeline.Update(context.Background(), st, r, pipeline.UpdateOptions{Accepted: acc, FailOnChangePoint: tt.fail}, report.Input{}); err != nil {
+					t.Fatal(err)
+				}
+				if len(o.Report.ChangePoints.NewPoints()) > 0 {
+					break
+				}
+			}
+			if len(o.Report.ChangePoints.NewPoints()) != 1 {
+				t.Fatalf("no new change point by run 22: %+v", o.Report.ChangePoints)
+			}
+			sum := filepath.Join(dir, tt.name+".sum")
+			os.WriteFile(sum, nil, 0o644)
+			var log bytes.Buffer
+			gha := githubactions.New(githubactions.WithGetenv(func(k string) string { return map[string]string{"GITHUB_STEP_SUMMARY": sum}[k] }), githubactions.WithWriter(&log))
+			g := GitHub{GHA: gha, Event: &event.Event{Name: "push"}, OutDir: "out-" + tt.name, Summary: true, Log: &log}
+			if err := g.Deliver(context.Background(), o); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(log.String(), tt.want) || !strings.Contains(log.String(), "Serialize raw/small B/msg stepped +15.4%25 (26 B → 30 B)") {
+				t.Errorf("log lacks %q for the step:\n%s", tt.want, log.String())
+			}
+			if o.Failed() != (tt.fail && !tt.accepted) {
+				t.Errorf("failed %v", o.Failed())
+			}
+			s, _ := os.ReadFile(sum)
+			if !strings.Contains(string(s), "#### Change points in the history") || !strings.Contains(string(s), "| 🆕 | Serialize raw/small | B/msg |") {
+				t.Errorf("summary lacks the change point:\n%s", s)
+			}
+			pngs, _ := filepath.Glob(filepath.Join("out-"+tt.name, HistoryDir, "*.png"))
+			if len(pngs) != 1 {
+				t.Errorf("history charts %q, want the one benchmark's", pngs)
 			}
 		})
 	}

@@ -12,9 +12,11 @@ import (
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/githubapi"
+	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/logsafe"
 	"github.com/wirebench/wirebench/internal/pipeline"
+	"github.com/wirebench/wirebench/internal/plot"
 	"github.com/wirebench/wirebench/internal/report"
 )
 
@@ -68,7 +70,18 @@ func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	case o.Verdict == pipeline.Updated:
 		line := fmt.Sprintf("Baseline updated: %s, %d benchmarks, %s in its history.", o.Updated, len(in.Candidate.Benchmarks), human.Plural(len(o.Stored.History), "run", "runs"))
 		g.info("wirebench: %s", line)
-		md = report.UpdatedMarkdown(line, in.Candidate)
+		if a := in.ChangePoints; a != nil {
+			dir := filepath.Join(g.OutDir, HistoryDir)
+			files, err := plot.WriteHistory(dir, a)
+			if err != nil {
+				return fmt.Errorf("draw the history charts: %w", err)
+			}
+			if len(files) > 0 {
+				line += fmt.Sprintf(" Charts of every benchmark's history: %s in %s.", human.Plural(len(files), "PNG", "PNGs"), dir)
+			}
+			g.annotateChangePoints(a, o.FailsOnChangePoint)
+		}
+		md = report.UpdatedMarkdown(in, line)
 	default:
 		// The comment is bounded below GitHub's 65,536-character limit;
 		// the job summary (1 MiB a step) and the report file get
@@ -144,6 +157,28 @@ func (g GitHub) outputs(o *pipeline.Outcome, reportPath, resultsPath string) {
 // maxAnnotations is how many annotations GitHub shows per step.
 const maxAnnotations = 10
 
+// annotateChangePoints marks each change point this push is the first to
+// see: a warning when nothing explains it (an error when the update
+// fails on one), a notice when an acceptance or a change of the
+// environment does.
+func (g GitHub) annotateChangePoints(a *history.Analysis, fails bool) {
+	for i, p := range a.NewPoints() {
+		if i == maxAnnotations {
+			g.GHA.Warningf("… and %d more new change points: see the job summary", len(a.NewPoints())-maxAnnotations)
+			break
+		}
+		msg := logsafe.Text(report.ChangePointLine(p))
+		switch {
+		case p.Explained():
+			g.GHA.WithFieldsMap(map[string]string{"title": "wirebench change point (explained)"}).Noticef("%s", msg)
+		case fails:
+			g.GHA.WithFieldsMap(map[string]string{"title": "wirebench change point"}).Errorf("%s", msg)
+		default:
+			g.GHA.WithFieldsMap(map[string]string{"title": "wirebench change point"}).Warningf("%s", msg)
+		}
+	}
+}
+
 // annotate marks each regression with an error annotation, the largest
 // first; regressions that do not fail the run are warnings.
 func (g GitHub) annotate(res *compare.Result, failOn compare.FailOn) {
@@ -155,12 +190,18 @@ func (g GitHub) annotate(res *compare.Result, failOn compare.FailOn) {
 			break
 		}
 		annotate := g.GHA.WithFieldsMap(map[string]string{"title": "wirebench regression"}).Errorf
-		if failOn == compare.FailOnNever || c.Unconfirmed || !res.Enforced(c) {
+		why := ""
+		switch {
+		case c.Accepted != nil:
+			annotate = g.GHA.WithFieldsMap(map[string]string{"title": "wirebench regression (accepted)"}).Warningf
+			why = "; accepted: " + c.Accepted.String()
+		case failOn == compare.FailOnNever || !res.Fails(c):
 			annotate = g.GHA.WithFieldsMap(map[string]string{"title": "wirebench regression (not enforced)"}).Warningf
 		}
 		// go-githubactions escapes the message's line breaks; logsafe
-		// also breaks an old-style "##[" command a name may hold.
-		annotate("%s", logsafe.Text(fmt.Sprintf("%s %s: %s → %s (%+.1f%%)",
-			c.Name, c.Unit, report.FormatValue(c.Baseline.Median, c.Unit), report.FormatValue(c.Candidate.Median, c.Unit), 100*c.Change())))
+		// also breaks an old-style "##[" command a name (or a reason of
+		// the pull request's) may hold.
+		annotate("%s", logsafe.Text(fmt.Sprintf("%s %s: %s → %s (%+.1f%%)%s",
+			c.Name, c.Unit, report.FormatValue(c.Baseline.Median, c.Unit), report.FormatValue(c.Candidate.Median, c.Unit), 100*c.Change(), why)))
 	}
 }

@@ -4,12 +4,18 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 
+	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/plot"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 )
+
+// HistoryDir is where an update writes the PNG charts of every
+// benchmark's history, under the results directory.
+const HistoryDir = "history"
 
 // SummaryMaxChars bounds the job summary and the report file: GitHub
 // accepts 1 MiB of summary per step. The comment has its own, smaller
@@ -45,8 +51,10 @@ func (l Local) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	case pipeline.Measured:
 		return writeRun(l.Stdout, in.Candidate, l.Format)
 	case pipeline.Updated:
-		_, err := fmt.Fprintf(l.Stdout, "baseline %s updated: %d benchmarks, %d runs in its history\n", o.Updated, len(in.Candidate.Benchmarks), len(o.Stored.History))
-		return err
+		if _, err := fmt.Fprintf(l.Stdout, "baseline %s updated: %d benchmarks, %d runs in its history\n", o.Updated, len(in.Candidate.Benchmarks), len(o.Stored.History)); err != nil {
+			return err
+		}
+		return l.writeChangePoints(in.ChangePoints)
 	case pipeline.NoBaseline:
 		if err := l.writeReport(in); err != nil {
 			return err
@@ -64,6 +72,26 @@ func (l Local) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 		regs, _ := o.Counts()
 		fmt.Fprintf(l.Stderr, "wirebench: %d regression(s) against %s\n", regs, in.BaselineSource)
 	}
+	return nil
+}
+
+// writeChangePoints prints the change points an update is the first to
+// see, and draws every benchmark's history when Plots is set.
+func (l Local) writeChangePoints(a *history.Analysis) error {
+	if a == nil {
+		return nil
+	}
+	for _, p := range a.NewPoints() {
+		fmt.Fprintf(l.Stdout, "new change point: %s\n", report.ChangePointLine(p))
+	}
+	if l.Plots == "" {
+		return nil
+	}
+	files, err := plot.WriteHistory(filepath.Join(l.Plots, HistoryDir), a)
+	if err != nil {
+		return fmt.Errorf("draw the history charts: %w", err)
+	}
+	fmt.Fprintf(l.Stderr, "wirebench: %d history charts written to %s\n", len(files), filepath.Join(l.Plots, HistoryDir))
 	return nil
 }
 

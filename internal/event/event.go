@@ -23,6 +23,10 @@ type Event struct {
 	SHA string
 	// PR is set for pull_request and pull_request_target events.
 	PR *PullRequest
+	// Action is the payload's action (opened, synchronize, labeled, …);
+	// Sender the login of the account that caused the event; Label the
+	// name of the label a labeled or unlabeled event added or removed.
+	Action, Sender, Label string
 }
 
 // PullRequest describes the pull request of a pull_request event.
@@ -36,6 +40,12 @@ type PullRequest struct {
 	// Fork is set when the head repository is not the base repository:
 	// the token is then read-only and secrets are not available.
 	Fork bool
+	// Author is the login of the pull request's author, Body its
+	// description and Labels the names of its labels when the event was
+	// sent: the pull request's own text, to be escaped when shown.
+	Author string
+	Body   string
+	Labels []string
 }
 
 // IsPullRequest reports whether the run was triggered by a pull request.
@@ -47,12 +57,26 @@ func (e *Event) IsPushToDefault() bool {
 }
 
 type payload struct {
-	Number      int    `json:"number"`
-	Ref         string `json:"ref"`
-	After       string `json:"after"`
+	Number int    `json:"number"`
+	Ref    string `json:"ref"`
+	After  string `json:"after"`
+	Action string `json:"action"`
+	Sender struct {
+		Login string `json:"login"`
+	} `json:"sender"`
+	Label struct {
+		Name string `json:"name"`
+	} `json:"label"`
 	PullRequest *struct {
-		Number int `json:"number"`
-		Head   struct {
+		Number int    `json:"number"`
+		Body   string `json:"body"`
+		User   struct {
+			Login string `json:"login"`
+		} `json:"user"`
+		Labels []struct {
+			Name string `json:"name"`
+		} `json:"labels"`
+		Head struct {
 			SHA  string `json:"sha"`
 			Ref  string `json:"ref"`
 			Repo *struct {
@@ -120,6 +144,7 @@ func (e *Event) parse(path string, data []byte) error {
 	if p.After != "" && e.Name == "push" {
 		e.SHA = p.After
 	}
+	e.Action, e.Sender, e.Label = p.Action, p.Sender.Login, p.Label.Name
 	if pr := p.PullRequest; pr != nil && strings.HasPrefix(e.Name, "pull_request") {
 		number := pr.Number
 		if number == 0 {
@@ -128,7 +153,11 @@ func (e *Event) parse(path string, data []byte) error {
 		if number <= 0 {
 			return fmt.Errorf("event payload %s: a %s event without a pull request number (got %d)", path, e.Name, number)
 		}
-		e.PR = &PullRequest{Number: number, HeadSHA: pr.Head.SHA, HeadRef: pr.Head.Ref, BaseSHA: pr.Base.SHA, BaseRef: pr.Base.Ref}
+		e.PR = &PullRequest{Number: number, HeadSHA: pr.Head.SHA, HeadRef: pr.Head.Ref, BaseSHA: pr.Base.SHA, BaseRef: pr.Base.Ref,
+			Author: pr.User.Login, Body: pr.Body}
+		for _, l := range pr.Labels {
+			e.PR.Labels = append(e.PR.Labels, l.Name)
+		}
 		if r := pr.Head.Repo; r != nil {
 			e.PR.HeadRepo = r.FullName
 			// A head repository that does not say its name cannot be

@@ -52,6 +52,30 @@ func TestRead(t *testing.T) {
 	}
 }
 
+// TestReadLabeled: a labeled event gives the pull request's labels,
+// description and author, the label added and who added it.
+func TestReadLabeled(t *testing.T) {
+	e, err := Read(env(map[string]string{
+		"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": "testdata/pull_request_labeled.json", "GITHUB_REPOSITORY": "octo-org/codecs",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Action != "labeled" || e.Label != "wirebench:accept" || e.Sender != "maintainer" {
+		t.Errorf("action %q label %q sender %q, want labeled, wirebench:accept, maintainer", e.Action, e.Label, e.Sender)
+	}
+	if e.PR == nil || strings.Join(e.PR.Labels, ",") != "wirebench:accept,enhancement" || e.PR.Author != "octo-org" || e.PR.Body != "Adds the order id to the small message." {
+		t.Errorf("PR %+v", e.PR)
+	}
+	plain, err := Read(env(map[string]string{"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": "testdata/pull_request.json"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Action != "synchronize" || plain.Label != "" || len(plain.PR.Labels) != 0 || plain.PR.Body != "Reuses the encoder." {
+		t.Errorf("synchronize event: action %q label %q labels %q body %q", plain.Action, plain.Label, plain.PR.Labels, plain.PR.Body)
+	}
+}
+
 func TestReadErrors(t *testing.T) {
 	if _, err := Read(env(map[string]string{"GITHUB_EVENT_PATH": "testdata/absent.json"})); err == nil {
 		t.Error("missing payload accepted")

@@ -75,43 +75,16 @@ func (s *Server) listComments(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not Found", docListComments, nil)
 		return
 	}
-	q := r.URL.Query()
-	perPage, _ := strconv.Atoi(q.Get("per_page"))
-	if perPage <= 0 {
-		perPage = 30
-	}
-	perPage = min(perPage, 100)
-	page, _ := strconv.Atoi(q.Get("page"))
-	page = max(page, 1)
-
 	s.mu.Lock()
 	all := s.issueComments(owner, repo, number)
-	lastPage := max(1, (len(all)+perPage-1)/perPage)
+	s.mu.Unlock()
+	lo, hi := s.paginate(w, r, len(all))
 	out := []any{}
-	for i := (page - 1) * perPage; i < min(len(all), page*perPage); i++ {
-		out = append(out, s.commentJSON(all[i]))
+	s.mu.Lock()
+	for _, c := range all[lo:hi] {
+		out = append(out, s.commentJSON(c))
 	}
 	s.mu.Unlock()
-
-	var links []string
-	link := func(p int, rel string) {
-		q.Set("page", strconv.Itoa(p))
-		q.Set("per_page", strconv.Itoa(perPage))
-		links = append(links, fmt.Sprintf("<%s%s?%s>; rel=%q", s.URL, r.URL.Path, q.Encode(), rel))
-	}
-	if page > 1 {
-		link(page-1, "prev")
-	}
-	if page < lastPage {
-		link(page+1, "next")
-		link(lastPage, "last")
-	}
-	if page > 1 {
-		link(1, "first")
-	}
-	if len(links) > 0 {
-		w.Header().Set("Link", strings.Join(links, ", "))
-	}
 	writeJSON(w, http.StatusOK, out)
 }
 

@@ -2,7 +2,8 @@
 // GitHub REST API that wirebench uses: issue comments (the sticky PR comment),
 // the authenticated user (GET /user, which tells a personal token's account
 // and refuses installation tokens), repository contents (the stored
-// baseline) and git blobs (large files). As on GitHub, a token may edit only
+// baseline), git blobs (large files), a pull request's commits and a
+// commit's pull requests (what a pull request accepts). As on GitHub, a token may edit only
 // the comments its own account wrote.
 //
 // It speaks the real endpoints, status codes and JSON shapes as api.github.com

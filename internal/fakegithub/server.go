@@ -29,6 +29,9 @@ type Identity struct {
 	// ReadOnly makes every write answer 403 "Resource not accessible by
 	// integration", as the GITHUB_TOKEN of a pull request from a fork does.
 	ReadOnly bool
+	// NoPullRequests makes the pull request endpoints answer 403, as for
+	// a token whose permissions leave out pull-requests and contents.
+	NoPullRequests bool
 }
 
 // ActionsBot is the identity of the GITHUB_TOKEN of a workflow run.
@@ -69,6 +72,7 @@ type Server struct {
 	blobs    map[string][]byte // blob sha -> content, for /git/blobs
 	commits  []Commit
 	writers  []*concurrentWriter
+	pulls    map[string]map[int]PullRequest // "owner/repo" -> number -> pull request
 }
 
 // New starts a fake on a random loopback port.
@@ -112,6 +116,8 @@ func newServer() *Server {
 	s.mux.HandleFunc("PUT /repos/{owner}/{repo}/contents/{path...}", s.putContents)
 	s.mux.HandleFunc("GET /repos/{owner}/{repo}/git/blobs/{sha}", s.getBlob)
 	s.mux.HandleFunc("GET /raw/{owner}/{repo}/{ref}/{path...}", s.getRaw)
+	s.mux.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}/commits", s.listPullCommits)
+	s.mux.HandleFunc("GET /repos/{owner}/{repo}/commits/{sha}/pulls", s.listCommitPulls)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not Found", "https://docs.github.com/rest", nil)
 	})

@@ -23,9 +23,10 @@ import (
 // processes; a real regression shows in both.
 
 // confirmable reports whether c is a timing regression of r that fails
-// the run and is not yet re-measured: what Confirm re-judges.
+// the run (not accepted by the pull request) and is not yet re-measured:
+// what Confirm re-judges.
 func confirmable(r *compare.Result, c compare.Comparison) bool {
-	return c.Verdict == compare.Regression && !c.Unconfirmed && (c.Test == compare.TestNewRun || c.Test == compare.TestWelch) && r.Enforced(c)
+	return r.Fails(c) && (c.Test == compare.TestNewRun || c.Test == compare.TestWelch)
 }
 
 // A counted regression (compare.TestWelch) is confirmed the same way, by

@@ -7,8 +7,10 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/ab"
+	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
@@ -45,10 +47,16 @@ type Outcome struct {
 	// Confirmed is set once the timing regressions were re-measured in a
 	// second process (Confirm).
 	Confirmed bool
+	// FailsOnChangePoint is set, for Verdict Updated, when a change point
+	// this update is the first to see is unexplained and the update was
+	// asked to fail on one (UpdateOptions.FailOnChangePoint). The baseline
+	// is stored all the same.
+	FailsOnChangePoint bool
 }
 
-// Failed reports whether the outcome fails the gate.
-func (o *Outcome) Failed() bool { return o.Verdict == Fail }
+// Failed reports whether the outcome fails the job: the gate, or an
+// unexplained new change point on an update asked to fail on one.
+func (o *Outcome) Failed() bool { return o.Verdict == Fail || o.FailsOnChangePoint }
 
 // Counts are the regressions and improvements of the comparison, 0 when
 // nothing was compared.
@@ -130,19 +138,53 @@ func Run(cand *results.Results, in report.Input) *Outcome {
 	return &Outcome{Verdict: Measured, Report: in}
 }
 
-// Update refreshes the baseline in st with cand (see baseline.Refresh):
-// runID names the CI run in the history, which keeps at most history runs.
-func Update(ctx context.Context, st store.Store, cand *results.Results, runID string, history int, in report.Input) (*Outcome, error) {
+// UpdateOptions say how Update stores a run and what it looks for in the
+// history.
+type UpdateOptions struct {
+	// RunID names the CI run in the history, which keeps at most History
+	// runs (baseline.DefaultHistory when 0).
+	RunID   string
+	History int
+	// Accepted is what the pull requests merged by the run's commit
+	// accepted, recorded with it.
+	Accepted accept.Set
+	// Alpha is the chance of any false change point in the history
+	// (history.DefaultAlpha when 0); FailOnChangePoint fails the outcome
+	// on a change point this update is the first to see and that nothing
+	// explains.
+	Alpha             float64
+	FailOnChangePoint bool
+}
+
+// Update refreshes the baseline in st with cand (see baseline.Refresh)
+// and finds the change points of its history (history.Analyze), marking
+// those the history before this run did not show: the report's
+// ChangePoints.
+func Update(ctx context.Context, st store.Store, cand *results.Results, u UpdateOptions, in report.Input) (*Outcome, error) {
 	var stored *baseline.Baseline
+	var previous []baseline.Entry
 	where, err := st.Update(ctx, func(old *baseline.Baseline) *baseline.Baseline {
-		stored = baseline.Refresh(old, cand, runID, history)
+		stored = baseline.RefreshAccepted(old, cand, u.RunID, u.History, u.Accepted)
+		previous = []baseline.Entry{}
+		if old != nil {
+			previous = old.History
+		}
 		return stored
 	})
 	if err != nil {
 		return nil, err
 	}
-	in.Candidate = cand
-	return &Outcome{Verdict: Updated, Report: in, Updated: where, Stored: stored}, nil
+	in.Candidate, in.History = cand, stored.History
+	in.ChangePoints = history.Analyze(stored.History, previous, history.Options{Alpha: u.Alpha})
+	o := &Outcome{Verdict: Updated, Report: in, Updated: where, Stored: stored}
+	if u.FailOnChangePoint {
+		for _, p := range in.ChangePoints.NewPoints() {
+			if !p.Explained() {
+				o.FailsOnChangePoint = true
+			}
+		}
+	}
+	return o, nil
 }
 
 // Measure is how long and how often a run measures: the harness settings

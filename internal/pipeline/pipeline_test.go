@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/baseline/baselinetest"
 	"github.com/wirebench/wirebench/internal/compare"
@@ -70,10 +71,15 @@ func TestAgainst(t *testing.T) {
 func TestUpdate(t *testing.T) {
 	st := store.File{Path: filepath.Join(t.TempDir(), "b.json"), Suite: "default"}
 	ctx := context.Background()
+	merged := accept.Set{{Source: "label wirebench:accept", PR: 42}}
 	for i := 1; i <= 2; i++ {
 		r := runOf(100, 26)
 		r.Env.Time = r.Env.Time.Add(time.Duration(i) * time.Minute)
-		o, err := Update(ctx, st, r, "", 50, report.Input{})
+		var acc accept.Set
+		if i == 2 {
+			acc = merged // the second push merges a pull request that accepted a change
+		}
+		o, err := Update(ctx, st, r, UpdateOptions{History: 50, Accepted: acc}, report.Input{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,8 +87,63 @@ func TestUpdate(t *testing.T) {
 			t.Errorf("update %d: %s at %q, %d in the history", i, o.Verdict, o.Updated, len(o.Stored.History))
 		}
 	}
+	b, err := st.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := b.History; len(h[0].Accepted) != 0 || len(h[1].Accepted) != 1 || h[1].Accepted[0] != merged[0] {
+		t.Errorf("stored acceptances %+v and %+v, want none and %+v", h[0].Accepted, h[1].Accepted, merged[0])
+	}
 	if o := Run(runOf(1, 1), report.Input{}); o.Verdict != Measured || o.Failed() {
 		t.Errorf("run: %s", o.Verdict)
+	}
+}
+
+// TestUpdateChangePoints: a message that grew at the 19th push (the gate
+// red, or never run) is a change point once three runs measured it: new
+// on exactly one push, failing it when asked to, explained when the
+// merge accepted it.
+func TestUpdateChangePoints(t *testing.T) {
+	for _, accepted := range []bool{false, true} {
+		st := store.File{Path: filepath.Join(t.TempDir(), "b.json"), Suite: "default"}
+		ctx := context.Background()
+		var newAt []int
+		for i := 1; i <= 25; i++ {
+			size := 26.0
+			if i >= 19 {
+				size = 30
+			}
+			r := runOf(100, size)
+			r.Env.Time = r.Env.Time.Add(time.Duration(i) * time.Minute)
+			var acc accept.Set
+			if i == 19 && accepted {
+				acc = accept.Set{{Source: "label wirebench:accept", PR: 7}}
+			}
+			o, err := Update(ctx, st, r, UpdateOptions{Accepted: acc, FailOnChangePoint: true}, report.Input{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := o.Report.ChangePoints
+			if a == nil || a.Runs != i {
+				t.Fatalf("push %d: analysis %+v", i, a)
+			}
+			if n := len(a.NewPoints()); n > 0 {
+				newAt = append(newAt, i)
+				p := a.NewPoints()[0]
+				if p.Unit != results.UnitBytesPerMsg || p.Run != 18 || p.Before != 26 || p.After != 30 || (p.Accepted != nil) != accepted {
+					t.Errorf("push %d: new point %+v", i, p)
+				}
+			}
+			if o.Failed() != (len(a.NewPoints()) > 0 && !accepted) {
+				t.Errorf("push %d: failed %v with %d new points (accepted %v)", i, o.Failed(), len(a.NewPoints()), accepted)
+			}
+			if o.Verdict != Updated {
+				t.Errorf("push %d: verdict %s, want updated (stored all the same)", i, o.Verdict)
+			}
+		}
+		if len(newAt) != 1 || newAt[0] < 21 || newAt[0] > 22 {
+			t.Errorf("accepted %v: the step was new on pushes %v, want once, at push 21 or 22 (3-4 runs after it)", accepted, newAt)
+		}
 	}
 }
 

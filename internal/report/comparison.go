@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
@@ -56,8 +57,9 @@ func comparisonDocument(in Input) *document {
 			noisy = append(noisy, c)
 		}
 	}
-	timingSection(d, r, noisy, in.Details)
-	exactSection(d, exact, in.Details)
+	acceptedSection(d, cs)
+	timingSection(d, r, noisy, in.History, in.Details)
+	exactSection(d, r, exact, in.History, in.Details)
 	environmentSection(d, r)
 	if ch := changeChart(cs); ch != "" {
 		d.add("#### Largest timing changes\n\nThe size of each change in percent, its direction in the label (+ slower, - faster); " +
@@ -215,7 +217,7 @@ func growth(threshold float64) string {
 
 // timingSection is "What changed": significant changes of noisy metrics,
 // then the inconclusive ones with what the run could have seen.
-func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, details string) {
+func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, h []baseline.Entry, details string) {
 	d.add("#### What changed\n\n")
 	if len(noisy) == 0 {
 		d.add("No timings or counts were compared.\n\n")
@@ -236,16 +238,16 @@ func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, d
 		d.add(fmt.Sprintf("No %s changed significantly beyond ±%s.%s\n\n", speedWord(r), human.Percent(r.Options.Threshold), largestChange(noisy)))
 	} else {
 		t := &table{
-			head: fmt.Sprintf("| Benchmark | Metric | Baseline | Candidate | Change [%s CI] | p (adj.) | Verdict |\n|:--|:--|--:|--:|--:|--:|:--|\n", human.Percent(r.Options.Confidence)),
+			head: fmt.Sprintf("| Benchmark | Metric | Baseline | Candidate | Change [%s CI] | p (adj.) | Verdict | Against the history |\n|:--|:--|--:|--:|--:|--:|:--|:--|\n", human.Percent(r.Options.Confidence)),
 			more: moreRows(details),
 			tail: "\n",
 			fold: foldRows, foldSummary: func(n int) string { return human.Plural(n, "more timing change", "more timing changes") },
 		}
 		for _, c := range changed {
 			t.rows = append(t.rows, row{
-				text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
+				text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
 					FormatValue(c.Baseline.Median, c.Unit), FormatValue(c.Candidate.Median, c.Unit),
-					change(c), pValue(c), comparisonLabel(r, c)),
+					change(c), pValue(c), comparisonLabel(r, c), historyPosition(h, c.Name, c.Unit, c.Candidate.Median)),
 				tier: verdictTier(c.Verdict), mag: magnitude(c),
 			})
 		}
@@ -320,8 +322,45 @@ func samplesText(c compare.Comparison) string {
 	return fmt.Sprintf("%s (now %d+%d)", human.Count(c.SamplesNeeded), c.Baseline.N, c.Candidate.N)
 }
 
+// acceptedSection lists the regressions the pull request accepted, with
+// where, by whom and why: the pull request's own text, escaped.
+func acceptedSection(d *document, cs []compare.Comparison) {
+	t := &table{
+		head: "| Benchmark | Metric | Change | Accepted in | By | Why |\n|:--|:--|--:|:--|:--|:--|\n",
+		tail: "\n",
+	}
+	for _, c := range cs {
+		a := c.Accepted
+		if a == nil || c.Verdict != compare.Regression {
+			continue
+		}
+		where := escapeCell(a.Source)
+		if !a.All() {
+			where += ": " + code(a.Pattern)
+		}
+		by := "–"
+		if a.By != "" {
+			by = escapeCell("@" + a.By)
+		}
+		why := "–"
+		if a.Reason != "" {
+			why = escapeCell(a.Reason)
+		}
+		t.rows = append(t.rows, row{
+			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit), change(c), where, by, why),
+			tier: tierRegression, mag: magnitude(c),
+		})
+	}
+	if len(t.rows) == 0 {
+		return
+	}
+	d.add(fmt.Sprintf("#### Accepted by the pull request\n\n%s accepted as intended: reported, not failing the check. The label accepts every flagged change; a `Wirebench-Accept: <benchmark pattern> [reason]` line in the description or a commit trailer accepts the benchmarks it matches.\n\n",
+		human.Plural(len(t.rows), "regression is", "regressions are")))
+	d.addTable(t)
+}
+
 // exactSection lists the exact metrics that changed and how many did not.
-func exactSection(d *document, exact []compare.Comparison, details string) {
+func exactSection(d *document, r *compare.Result, exact []compare.Comparison, h []baseline.Entry, details string) {
 	d.add("#### Size and allocations (exact)\n\n")
 	if len(exact) == 0 {
 		d.add("No exact metrics were compared.\n\n")
@@ -332,7 +371,7 @@ func exactSection(d *document, exact []compare.Comparison, details string) {
 		"any difference is real, and machine noise can neither cause nor hide one. Allocations that varied between samples, or that could be a per-operation average " +
 		"moving with the batch size (fixed costs amortised over more or fewer operations), are tested like timings, above, against the threshold.\n\n")
 	t := &table{
-		head: "| Benchmark | Metric | Baseline | Candidate | Change | Verdict |\n|:--|:--|--:|--:|--:|:--|\n",
+		head: "| Benchmark | Metric | Baseline | Candidate | Change | Verdict | Against the history |\n|:--|:--|--:|--:|--:|:--|:--|\n",
 		more: moreRows(details),
 		tail: "\n",
 		fold: foldRows, foldSummary: func(n int) string { return human.Plural(n, "more change", "more changes") + " of size and allocations" },
@@ -347,13 +386,14 @@ func exactSection(d *document, exact []compare.Comparison, details string) {
 		if c.Verdict == compare.Unchanged {
 			tier = tierExactWithin
 		}
-		label := verdictLabel(c.Verdict)
+		label := comparisonLabel(r, c)
 		if c.Verdict == compare.Unchanged {
 			label = "within threshold"
 		}
 		t.rows = append(t.rows, row{
-			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
-				FormatValue(c.Baseline.Median, c.Unit), FormatValue(c.Candidate.Median, c.Unit), exactChange(c), label),
+			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
+				FormatValue(c.Baseline.Median, c.Unit), FormatValue(c.Candidate.Median, c.Unit), exactChange(c), label,
+				historyPosition(h, c.Name, c.Unit, c.Candidate.Median)),
 			tier: tier, mag: magnitude(c),
 		})
 	}
@@ -508,4 +548,41 @@ func listSection(d *document, r *compare.Result, details string) {
 	d.add(detailsOpen("Benchmarks not compared: " + strings.Join(sum, ", ")))
 	d.addTable(t)
 	d.add(detailsClose)
+}
+
+// historyPosition says where value, this run's median of key's unit,
+// sits against the medians of the stored runs of the baseline's history
+// (as measured, on whatever machines they ran): above their range, below
+// it, or within it, with the range and how many runs. It is "–" with
+// fewer than two runs.
+func historyPosition(h []baseline.Entry, key, unit string, value float64) string {
+	var lo, hi float64
+	n := 0
+	for _, e := range h {
+		v, ok := e.Medians[key][unit]
+		if !ok {
+			continue
+		}
+		if n == 0 || v < lo {
+			lo = v
+		}
+		if n == 0 || v > hi {
+			hi = v
+		}
+		n++
+	}
+	if n < 2 || math.IsNaN(value) {
+		return "–"
+	}
+	where := "within"
+	switch {
+	case value > hi:
+		where = "**above**"
+	case value < lo:
+		where = "**below**"
+	}
+	if lo == hi {
+		return fmt.Sprintf("%s %s (all %d runs)", where, FormatValue(lo, unit), n)
+	}
+	return fmt.Sprintf("%s %s – %s (%d runs)", where, FormatValue(lo, unit), FormatValue(hi, unit), n)
 }

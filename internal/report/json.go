@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/results"
 )
@@ -121,7 +122,7 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 			P: num(c.P), PAdjusted: num(c.PAdjusted), Verdict: string(c.Verdict),
 			MDE: num(c.MDE), SamplesNeeded: c.SamplesNeeded,
 			Normalized: c.Normalized, HigherIsBetter: c.HigherIsBetter, Note: c.Note,
-			Paired: c.Paired, Unconfirmed: c.Unconfirmed,
+			Paired: c.Paired, Unconfirmed: c.Unconfirmed, Accepted: c.Accepted,
 			Enforced: r.Enforced(c), NotEnforced: notEnforcedReason(r, c), Test: testName(c),
 			DF: dfNum(c.DF), HistoryRuns: c.HistoryRuns,
 		})
@@ -318,11 +319,13 @@ type jsonComparison struct {
 	Note           string `json:"note"`
 	Paired         bool   `json:"paired"`
 	Unconfirmed    bool   `json:"unconfirmed"`
-	Enforced       bool   `json:"enforced"`
-	NotEnforced    string `json:"not_enforced"`
-	Test           string `json:"test"`
-	DF             num    `json:"df"`
-	HistoryRuns    int    `json:"history_runs"`
+	// Accepted is the pull request's acceptance of a regression.
+	Accepted    *accept.Acceptance `json:"accepted,omitempty"`
+	Enforced    bool               `json:"enforced"`
+	NotEnforced string             `json:"not_enforced"`
+	Test        string             `json:"test"`
+	DF          num                `json:"df"`
+	HistoryRuns int                `json:"history_runs"`
 }
 
 func diffs(d []results.Difference) []jsonDiff {

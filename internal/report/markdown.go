@@ -6,6 +6,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 )
@@ -23,8 +24,11 @@ type Input struct {
 	// Candidate is the run just measured. Always set.
 	Candidate *results.Results
 	// History is the stored history of the baseline, oldest first; it may
-	// be empty. It feeds the trend charts.
+	// be empty. It feeds the trend charts. After an update it is the
+	// history as stored, this run the newest.
 	History []baseline.Entry
+	// ChangePoints, after an update, are the change points of History.
+	ChangePoints *history.Analysis
 	// BaselineSource says where the baseline came from, e.g.
 	// "baseline/default.json in the workspace" or "branch main via the
 	// GitHub API"; the report names it.

@@ -34,6 +34,7 @@ func reports() map[string]string {
 		"odd names": Markdown(Input{Result: odd, Notes: []string{"two\nlines"}}, Options{}),
 		"2000":      Markdown(bigInput(2000), Options{}),
 		"tight":     Markdown(bigInput(300), Options{MaxChars: 9000}),
+		"update":    UpdatedMarkdown(updateInput(), "Baseline updated."),
 	}
 }
 

@@ -82,6 +82,8 @@ func comparisonLabel(r *compare.Result, c compare.Comparison) string {
 		return l
 	}
 	switch {
+	case c.Accepted != nil:
+		return l + " (accepted)"
 	case c.Unconfirmed:
 		return l + " (not reproduced: not enforced)"
 	case c.NotEnforced != "":
@@ -97,10 +99,12 @@ func notFailingReason(r *compare.Result, failOn compare.FailOn) string {
 	if failOn != compare.FailOnRegression {
 		return "fail-on " + escapeInline(string(failOn))
 	}
-	unconfirmed, reported, noisy := 0, 0, 0
+	accepted, unconfirmed, reported, noisy := 0, 0, 0, 0
 	for _, c := range r.Comparisons {
 		switch {
 		case c.Verdict != compare.Regression:
+		case c.Accepted != nil:
+			accepted++
 		case c.Unconfirmed:
 			unconfirmed++
 		case c.NotEnforced != "":
@@ -110,6 +114,9 @@ func notFailingReason(r *compare.Result, failOn compare.FailOn) string {
 		}
 	}
 	var why []string
+	if accepted > 0 {
+		why = append(why, pick(accepted == 1, "accepted by the pull request", fmt.Sprintf("%d accepted by the pull request", accepted)))
+	}
 	if unconfirmed > 0 {
 		why = append(why, pick(unconfirmed == 1, "it did not reproduce on re-measurement", fmt.Sprintf("%d did not reproduce on re-measurement", unconfirmed)))
 	}

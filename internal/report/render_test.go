@@ -22,6 +22,7 @@ func TestWriteRenderSamples(t *testing.T) {
 		"unchanged.md": Markdown(unchangedInput(), Options{}),
 		"mixed.md":     Markdown(Input{Result: mixedResult()}, Options{}),
 		"2000.md":      Markdown(bigInput(2000), Options{}),
+		"update.md":    UpdatedMarkdown(updateInput(), "Baseline updated: branch main via the GitHub API, 84 benchmarks, 30 runs in its history."),
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(md), 0o644); err != nil {
 			t.Fatal(err)

@@ -21,15 +21,6 @@ func RunMarkdown(title string, notes []string, r *results.Results) string {
 	return b.String()
 }
 
-// UpdatedMarkdown is the Markdown of a baseline refresh: what was stored
-// where (plain text, escaped), and the run's table.
-func UpdatedMarkdown(line string, r *results.Results) string {
-	var b strings.Builder
-	b.WriteString("### wirebench: baseline updated\n\n" + plainText(line) + "\n\n")
-	b.WriteString(runBlock(r))
-	return b.String()
-}
-
 // BrokenMarkdown is the Markdown of a check that could not measure what it
 // had to: the headline, what failed and the cause's lines, escaped (they
 // may come from the pull request's code), and the notes.

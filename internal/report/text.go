@@ -90,6 +90,8 @@ func Text(w io.Writer, r *compare.Result) error {
 		}
 		verdict := string(c.Verdict)
 		switch {
+		case c.Verdict == compare.Regression && c.Accepted != nil:
+			verdict += " (accepted)"
 		case c.Verdict == compare.Regression && c.Unconfirmed:
 			verdict += " (not reproduced)"
 		case c.Verdict == compare.Regression && c.NotEnforced != "":
