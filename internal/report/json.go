@@ -96,7 +96,9 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 	}
 	j := judge(r)
 	doc.Judged = jsonJudged{Timings: j.timings, TimingsGated: j.gated, TimingsInconclusive: j.inconclusive,
-		TimingsNotEnforced: j.notEnforced, TimingsMedianMDE: num(j.mde), Other: j.other, OtherGated: j.otherGated}
+		TimingsNotEnforced: j.notEnforced, TimingsMedianMDE: num(j.mde), Other: j.other, OtherGated: j.otherGated,
+		Counts: j.counts.n, CountsGated: j.counts.gated, CountsInconclusive: j.counts.inconclusive,
+		CountsNotEnforced: j.counts.notEnforced, CountsMedianMDE: num(j.counts.mde)}
 	if g := r.Gate; g != nil {
 		doc.History = &jsonHistory{Runs: g.Runs, SameCode: g.SameCode, Needed: g.Needed, MoreRuns: g.MoreRuns(),
 			SettingsMatch: g.SettingsMatch(), SettingsDiffer: diffs(g.SettingsDiffer)}
@@ -219,6 +221,11 @@ type jsonJudged struct {
 	TimingsMedianMDE    num `json:"timings_median_mde"`
 	Other               int `json:"other"`
 	OtherGated          int `json:"other_gated"`
+	Counts              int `json:"counts"`
+	CountsGated         int `json:"counts_gated"`
+	CountsInconclusive  int `json:"counts_inconclusive"`
+	CountsNotEnforced   int `json:"counts_not_enforced"`
+	CountsMedianMDE     num `json:"counts_median_mde"`
 }
 
 type jsonHistory struct {
