@@ -63,7 +63,7 @@ func (t Tree) goEnv() []string {
 		env = os.Environ()
 	}
 	work := "off"
-	if root, err := moduleRoot(t.Dir); err == nil {
+	if root, err := ModuleRoot(t.Dir); err == nil {
 		if _, err := os.Stat(filepath.Join(root, "go.work")); err == nil {
 			work = filepath.Join(root, "go.work")
 		}
@@ -86,8 +86,8 @@ func goflags(env []string) string {
 	return flags
 }
 
-// moduleRoot is the directory of the go.mod governing dir.
-func moduleRoot(dir string) (string, error) {
+// ModuleRoot is the directory of the go.mod governing dir.
+func ModuleRoot(dir string) (string, error) {
 	d, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err

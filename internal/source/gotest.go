@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -89,16 +90,21 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 // Target builds a tree's test binaries with the worker and starts one
 // worker per package, GOMAXPROCS=1, in the package's directory (where its
 // testdata is).
-func (g GoTest) Target(p Plan) ab.Target { return goTestTarget{g, p.Sandbox} }
+func (g GoTest) Target(p Plan) ab.Target { return goTestTarget{g, p.Sandbox, p.progress()} }
 
 type goTestTarget struct {
-	g       GoTest
-	sandbox *sandbox.Sandbox
+	g        GoTest
+	sandbox  *sandbox.Sandbox
+	progress io.Writer
 }
 
 func (t goTestTarget) CheckTree(tree string) error { return ab.CheckModule(tree) }
 
 func (t goTestTarget) Build(ctx context.Context, tree, dir string) (ab.Program, error) {
+	tree, err := readableTree(t.sandbox, tree, t.progress)
+	if err != nil {
+		return nil, err
+	}
 	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env), Sandbox: t.sandbox}
 	pkgs, err := gotest.Discover(ctx, gt, t.g.packages())
 	if err != nil {
