@@ -147,7 +147,7 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 	// this one's.
 	here := bench.CaptureEnv(os.Getenv)
 	for _, e := range []*results.Env{&o.Head.Env, &o.Base.Env, &o.Result.CandidateEnv, &o.Result.BaselineEnv} {
-		fillEnv(e, here)
+		e.FillMachine(here)
 	}
 	if r.HeadCommit != "" {
 		o.Head.Env.Commit, o.Result.CandidateEnv.Commit = r.HeadCommit, r.HeadCommit
@@ -159,25 +159,6 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		time.Since(start).Round(100*time.Millisecond), built.Round(100*time.Millisecond), o.Elapsed.Round(100*time.Millisecond),
 		o.Rounds, o.Generations, o.ConfirmRounds, o.ConfirmGenerations, o.Collections)
 	return o, nil
-}
-
-// fillEnv fills what e does not know of the machine from here.
-func fillEnv(e *results.Env, here results.Env) {
-	if e.CPU == "" {
-		e.CPU = here.CPU
-	}
-	if e.Machine == "" {
-		e.Machine = here.Machine
-	}
-	if e.NumCPU == 0 {
-		e.NumCPU = here.NumCPU
-	}
-	if e.Runner == "" {
-		e.Runner = here.Runner
-	}
-	if e.Time.IsZero() {
-		e.Time = here.Time
-	}
 }
 
 // environWith returns the process environment with key set to value, or

@@ -43,6 +43,10 @@ func ReadBench(r io.Reader, name string) (*Results, error) {
 	return res, nil
 }
 
+// legacyPkg is the pkg: line wirebench wrote over every run, whatever
+// its benchmarks' packages, before it wrote theirs.
+const legacyPkg = "github.com/wirebench/wirebench"
+
 func posOf(file string, line int) string { return fmt.Sprintf("%s:%d", file, line) }
 
 func addResult(res *Results, index map[string]int, rec *benchfmt.Result) error {
@@ -71,11 +75,13 @@ func addResult(res *Results, index map[string]int, rec *benchfmt.Result) error {
 		}
 	}
 	// The package a line is in (its file's pkg: line) is part of its
-	// identity: two packages' BenchmarkMarshal are two benchmarks. Text
-	// that wirebench wrote of its own suite keeps its names alone.
-	pkg := ""
-	if rec.GetConfig("wirebench-suite") == "" {
-		pkg = rec.GetConfig("pkg")
+	// identity: two packages' BenchmarkMarshal are two benchmarks.
+	// Versions of wirebench before it wrote each benchmark's package wrote
+	// legacyPkg over every run (its wirebench-suite: line says which):
+	// that names no package.
+	pkg := rec.GetConfig("pkg")
+	if pkg == legacyPkg && rec.GetConfig("wirebench-suite") != "" {
+		pkg = ""
 	}
 	key := Key(pkg, name)
 	i, ok := index[key]
@@ -132,11 +138,15 @@ func NameParts(name string) (codec, dataset, op string) {
 
 // WriteBench writes r in the Go benchmark format, one line per sample, with
 // the environment as file configuration and B/msg declared exact, so
-// benchstat reads it and treats encoded size as deterministic.
+// benchstat reads it and treats encoded size as deterministic. A
+// benchmark of a package (a module's own go test benchmarks) is written
+// under a pkg: line naming it, as go test writes it, so two packages'
+// BenchmarkMarshal stay two benchmarks for benchstat and for ReadBench;
+// the embedded suite's, which are of no package, under none.
 func (r *Results) WriteBench(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	cfg := []struct{ k, v string }{
-		{"goos", r.Env.GOOS}, {"goarch", r.Env.GOARCH}, {"pkg", "github.com/wirebench/wirebench"},
+		{"goos", r.Env.GOOS}, {"goarch", r.Env.GOARCH},
 		{"cpu", r.Env.CPU}, {"go", r.Env.GoVersion}, {"gomaxprocs", itoa(r.Env.GOMAXPROCS)},
 		{"wirebench-suite", r.Suite}, {"wirebench-machine", r.Env.Machine}, {"commit", r.Env.Commit},
 	}
@@ -146,7 +156,13 @@ func (r *Results) WriteBench(w io.Writer) error {
 		}
 	}
 	fmt.Fprintf(bw, "Unit %s assume=exact better=lower\n", UnitBytesPerMsg)
+	pkg := ""
 	for _, b := range r.Benchmarks {
+		if b.Pkg != pkg {
+			// An empty value ends the previous package's (benchfmt).
+			fmt.Fprintln(bw, strings.TrimSpace("pkg: "+b.Pkg))
+			pkg = b.Pkg
+		}
 		n := b.samples()
 		for i := range n {
 			iters := int64(1)

@@ -226,7 +226,9 @@ func TestNameParts(t *testing.T) {
 }
 
 // TestReadBenchPackages: two packages' benchmarks of one name are two
-// benchmarks; wirebench's own text keeps its names alone.
+// benchmarks, also through WriteBench and back; the embedded suite's text
+// names no package, and neither does the one package wirebench wrote over
+// every run before it wrote each benchmark's.
 func TestReadBenchPackages(t *testing.T) {
 	text := "pkg: example.com/a\nBenchmarkMarshal-2\t10\t100 ns/op\nBenchmarkMarshal-2\t10\t101 ns/op\n" +
 		"pkg: example.com/b\nBenchmarkMarshal-2\t10\t200 ns/op\n"
@@ -241,10 +243,24 @@ func TestReadBenchPackages(t *testing.T) {
 	if err := r.Validate(); err != nil {
 		t.Errorf("two packages' benchmarks of one name: %v", err)
 	}
-	own := "pkg: github.com/wirebench/wirebench\nwirebench-suite: default\nBenchmarkSerialize/codec=raw/dataset=small\t10\t50 ns/op\n"
-	r, err = ReadBench(strings.NewReader(own), "own.txt")
-	if err != nil || r.Benchmarks[0].Pkg != "" || r.Benchmarks[0].Key() != "BenchmarkSerialize/codec=raw/dataset=small" {
-		t.Errorf("the suite's own text: %+v, %v", r.Benchmarks, err)
+	r.Suite = "go test"
+	var written bytes.Buffer
+	if err := r.WriteBench(&written); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadBench(&written, "written.txt")
+	if err != nil || len(back.Benchmarks) != 2 || back.Lookup("example.com/a BenchmarkMarshal") == nil || back.Lookup("example.com/b BenchmarkMarshal") == nil {
+		t.Errorf("written and read back: %+v, %v", back, err)
+	}
+	for _, own := range []string{
+		"wirebench-suite: default\nBenchmarkSerialize/codec=raw/dataset=small\t10\t50 ns/op\n",
+		"pkg: github.com/wirebench/wirebench\nwirebench-suite: default\nBenchmarkSerialize/codec=raw/dataset=small\t10\t50 ns/op\n",
+		"pkg: example.com/a\nBenchmarkA\t10\t5 ns/op\npkg:\nBenchmarkSerialize/codec=raw/dataset=small\t10\t50 ns/op\n",
+	} {
+		r, err = ReadBench(strings.NewReader(own), "own.txt")
+		if err != nil || r.Benchmarks[len(r.Benchmarks)-1].Pkg != "" || r.Benchmarks[len(r.Benchmarks)-1].Key() != "BenchmarkSerialize/codec=raw/dataset=small" {
+			t.Errorf("%q: %+v, %v", own, r.Benchmarks, err)
+		}
 	}
 }
 

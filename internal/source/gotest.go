@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/ab"
+	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/gotest"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
@@ -83,6 +84,7 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 	r.Suite = GoTestSuite
 	env := results.Env{Commit: p.getenv("GITHUB_SHA"), Ref: p.getenv("GITHUB_REF_NAME")}
 	r.Env.Commit, r.Env.Ref = env.Commit, env.Ref
+	r.Env.FillMachine(bench.CaptureEnv(p.getenv))
 	r.Settings.Filter = g.Bench
 	return r, nil, nil
 }
