@@ -116,3 +116,80 @@ func TestPackagesKept(t *testing.T) {
 		t.Errorf("check's results: %v, CPU %q, %d benchmarks", err, r.Env.CPU, len(r.Benchmarks))
 	}
 }
+
+// TestCompareProcesses: compare of Go benchmark text whose sides each hold
+// five go test processes of a real benchmark (testdata/processes, written
+// by its record.sh: the module as it is twice, and with BenchmarkEncode
+// 30% slower) takes the processes as replicates and gates timings: the
+// A/A pair passes with every timing enforced, the slowdown fails as a
+// regression of BenchmarkEncode. (Recorded 2026-12-01 on the 2-core
+// machine, idle: the processes moved ±6-12% between them, the A/A pair
+// was inconclusive on all three timings, the slowdown came out +30.4%
+// [+21.4%, +40.0%]. Recorded earlier the same day under load from other
+// jobs, the processes moved ±10-30% and the same method reported every
+// timing inconclusive, or not enforced when the candidate's typical speed
+// fell outside the baseline's: no false alarm, and no 30% seen.) The first process of each side alone is
+// one process's -count samples: its timings are reported, not enforced,
+// with the advice to write several processes.
+func TestCompareProcesses(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"old.txt", "same.txt", "slow.txt"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "processes", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// The first process: the lines up to its "ok" line.
+		first, _, _ := strings.Cut(string(data), "\nok ")
+		if err := os.WriteFile(filepath.Join(dir, "one-"+name), []byte(first+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type doc struct {
+		Verdict string `json:"verdict"`
+		Judged  struct {
+			Timings            int `json:"timings"`
+			TimingsGated       int `json:"timings_gated"`
+			TimingsNotEnforced int `json:"timings_not_enforced"`
+		} `json:"judged"`
+		History struct {
+			Runs          int  `json:"runs"`
+			Processes     bool `json:"processes"`
+			CandidateRuns int  `json:"candidate_runs"`
+		} `json:"history"`
+		Comparisons []struct{ Name, Unit, Verdict string } `json:"comparisons"`
+	}
+	compare := func(old, new string) (int, doc, string) {
+		code, out, errOut := wb(t, dir, "compare", "--format", "json", old, new)
+		var d doc
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatalf("compare %s %s: exit %d, %v\n%s%s", old, new, code, err, out, errOut)
+		}
+		_, text, _ := wb(t, dir, "compare", old, new)
+		return code, d, text
+	}
+	regressions := func(d doc) (names []string) {
+		for _, c := range d.Comparisons {
+			if c.Verdict == "regression" {
+				names = append(names, c.Name+" "+c.Unit)
+			}
+		}
+		return names
+	}
+
+	code, d, text := compare("old.txt", "same.txt")
+	if code != exitOK || d.Verdict != "pass" || d.Judged.Timings != 3 || d.Judged.TimingsNotEnforced != 0 ||
+		!d.History.Processes || d.History.Runs != 5 || d.History.CandidateRuns != 5 {
+		t.Errorf("A/A: exit %d, %+v\n%s", code, d, text)
+	}
+	code, d, text = compare("old.txt", "slow.txt")
+	if got := regressions(d); code != exitFail || d.Verdict != "fail" || !slices.Equal(got, []string{"example.com/processes BenchmarkEncode ns/op"}) {
+		t.Errorf("30%% slower: exit %d, regressions %q\n%s", code, got, text)
+	}
+	code, d, text = compare("one-old.txt", "one-slow.txt")
+	if code != exitOK || d.Judged.TimingsGated != 0 || !d.History.Processes || d.History.Runs != 1 || !strings.Contains(text, "for i in 1 2 3 4 5; do go test") || strings.Contains(text, "update") {
+		t.Errorf("one process a side: exit %d, %+v\n%s", code, d, text)
+	}
+}

@@ -115,24 +115,34 @@ func joinNote(a, b string) string {
 }
 
 // judgeStored judges a noisy comparison of a stored baseline by Judge:
-// a timing tested against the history with the sensitivity of the
-// new-run test (see newRunSensitivity), anything else with that of the
-// rank-sum test on the samples as measured; m is the size of the family
-// its p-value was adjusted in (enforced comparisons and those reported
-// only are adjusted apart).
-func judgeStored(n noisy, opts Options, f families) {
+// a timing tested against the history g describes with the sensitivity
+// of the new-run test (see newRunSensitivity), anything else with that of
+// the rank-sum test on the samples as measured; m is the size of the
+// family its p-value was adjusted in (enforced comparisons and those
+// reported only are adjusted apart).
+func judgeStored(n noisy, opts Options, f families, g *TimingGate) {
 	m := f.enforced
 	if n.c.NotEnforced != "" {
 		m = f.reported
 	}
 	if n.between == nil {
 		Judge(n.c, opts, m, unpaired{n.p.b, n.p.c})
+		if isTiming(n.c.Unit) && n.c.NotEnforced != "" {
+			// Samples cannot make it gate: runs can (its note says how many).
+			n.c.SamplesNeeded = 0
+		}
 		return
 	}
 	Judge(n.c, opts, m, newRunSensitivity{se: n.between.SE, df: n.between.DF})
 	if n.c.Verdict == Inconclusive && n.c.Note == "" {
+		spread := strings.TrimPrefix(human.Change(math.Expm1(n.between.S), 1), "+")
+		if g.Processes {
+			n.c.Note = fmt.Sprintf("this benchmark moves ±%s between go test processes (%s of the baseline, %s of the candidate, %s): more processes, not more samples (-count), narrow it down",
+				spread, human.Count(n.c.HistoryRuns), human.Count(g.CandidateRuns), dfText(n.between.DF))
+			return
+		}
 		n.c.Note = fmt.Sprintf("this benchmark moves ±%s between runs (%s of history, %s): more runs of history, not more samples, narrow it down",
-			strings.TrimPrefix(human.Change(math.Expm1(n.between.S), 1), "+"), human.Plural(n.c.HistoryRuns, "run", "runs"), dfText(n.between.DF))
+			spread, human.Plural(n.c.HistoryRuns, "run", "runs"), dfText(n.between.DF))
 	}
 }
 

@@ -16,7 +16,7 @@ var commandAbout = map[Command]about{
 	Run: {"", "measure the suite and print a table (or --format bench|json)",
 		"Measures the embedded suite in interleaved rounds and prints the run."},
 	Compare: {"BASELINE CANDIDATE", "compare two results files (JSON, baseline or Go benchmark text)",
-		"Each side is a wirebench results or baseline JSON file, or Go benchmark text (go test -bench output)."},
+		"Each side is a wirebench results or baseline JSON file, or Go benchmark text (go test -bench output). Sizes and allocations gate always. Timings gate against a baseline file's history of 5 runs or more, or when BASELINE is Go benchmark text of 5 go test processes or more, each a run (the header lines repeat per process): for i in 1 2 3 4 5; do go test -run '^$' -bench . -count 2 ./...; done > old.txt, and the same for CANDIDATE. The samples of one process (-count=N) are reported, not enforced: a benchmark moves from one process to the next by more than one process's samples show."},
 	Check: {"", "measure, compare with the stored baseline, report, pass or fail",
 		"Reads the baseline first (a corrupt file fails in a second), measures, compares and writes the report. No baseline yet passes."},
 	Update: {"", "measure and store the new baseline",

@@ -98,6 +98,7 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 		TimingsNotEnforced: j.notEnforced, TimingsMedianMDE: num(j.mde), Other: j.other, OtherGated: j.otherGated}
 	if g := r.Gate; g != nil {
 		doc.History = &jsonHistory{Runs: g.Runs, SameCode: g.SameCode, Needed: g.Needed, MoreRuns: g.MoreRuns(),
+			Processes: g.Processes, CandidateRuns: g.CandidateRuns,
 			SettingsMatch: g.SettingsMatch(), SettingsDiffer: diffs(g.SettingsDiffer)}
 		if s := g.Speed; s != nil {
 			doc.History.Speed = &jsonSpeed{Shift: num(s.Shift), Lo: num(s.Lo), Hi: num(s.Hi), Outside: s.Outside}
@@ -225,6 +226,8 @@ type jsonHistory struct {
 	SameCode       int        `json:"same_code"`
 	Needed         int        `json:"needed"`
 	MoreRuns       int        `json:"more_runs"`
+	Processes      bool       `json:"processes"`
+	CandidateRuns  int        `json:"candidate_runs"`
 	SettingsMatch  bool       `json:"settings_match"`
 	SettingsDiffer []jsonDiff `json:"settings_differ"`
 	Speed          *jsonSpeed `json:"speed"`

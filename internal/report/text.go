@@ -75,7 +75,10 @@ func Text(w io.Writer, r *compare.Result) error {
 			continue
 		}
 		detail := pValue(c)
-		if c.Verdict == compare.Inconclusive && !math.IsNaN(c.MDE) {
+		// What a timing that cannot gate could detect, and with how many
+		// samples, would be advice of no use: the judged line says what
+		// makes it gate.
+		if c.Verdict == compare.Inconclusive && !math.IsNaN(c.MDE) && r.Enforced(c) {
 			if math.IsInf(c.MDE, 1) {
 				detail += "; " + mdeText(c.MDE)
 			} else {

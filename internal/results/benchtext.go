@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -41,6 +42,97 @@ func ReadBench(r io.Reader, name string) (*Results, error) {
 		return nil, fmt.Errorf("%w: no line starts with \"Benchmark\" (is this `go test -bench` output?)", ErrNoBenchmarks)
 	}
 	return res, nil
+}
+
+// ReadBenchProcesses reads Go benchmark text as ReadBench does, split by
+// the go test process each result line came from, for a comparison that
+// takes processes as its replicates. A test binary begins its output with
+// its header (the goos:, goarch:, pkg: and cpu: lines), so header lines
+// after result lines begin another process. The k-th Results holds every
+// package's k-th process: the k-th go test of a loop such as
+//
+//	for i in 1 2 3 4 5; do go test -run '^$' -bench . -count 2 ./...; done
+//
+// Text whose header comes once (one go test, or wirebench's own) is one
+// process.
+func ReadBenchProcesses(data []byte, name string) ([]*Results, error) {
+	process := processOfLines(data)
+	n := 0
+	for _, p := range process {
+		n = max(n, p+1)
+	}
+	out := make([]*Results, n)
+	index := make([]map[string]int, n)
+	for i := range out {
+		out[i] = New("", Env{})
+		out[i].Settings.Source = "go test -bench"
+		index[i] = map[string]int{}
+	}
+	br := benchfmt.NewReader(bytes.NewReader(data), name)
+	for br.Scan() {
+		switch rec := br.Result().(type) {
+		case *benchfmt.SyntaxError:
+			return nil, fmt.Errorf("%s: %s (expected a line like \"BenchmarkX-8  1000  123 ns/op\")", posOf(rec.FileName, rec.Line), rec.Msg)
+		case *benchfmt.Result:
+			_, line := rec.Pos()
+			p, ok := process[line]
+			if !ok {
+				return nil, fmt.Errorf("%s: a result line not seen as one (report this with the file)", posOf(name, line))
+			}
+			if err := addResult(out[p], index[p], rec); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := br.Err(); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("%w: no line starts with \"Benchmark\" (is this `go test -bench` output?)", ErrNoBenchmarks)
+	}
+	return out, nil
+}
+
+// processOfLines maps the line number (from 1) of every result line of
+// Go benchmark text to the ordinal, from 0, of its package's process (see
+// ReadBenchProcesses).
+func processOfLines(data []byte) map[int]int {
+	process := map[int]int{}
+	seen := map[string]int{} // processes begun, by package
+	pkg, header, results := "", true, false
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if key, value, ok := configLine(line); ok {
+			if results {
+				header, results = true, false
+			}
+			if key == "pkg" {
+				pkg = value
+			}
+			continue
+		}
+		if !strings.HasPrefix(line, "Benchmark") {
+			continue
+		}
+		if header {
+			seen[pkg]++
+			header = false
+		}
+		results = true
+		process[i+1] = seen[pkg] - 1
+	}
+	return process
+}
+
+// configLine splits a line of file configuration ("key: value", the key
+// starting with a lower-case letter and holding no space or upper-case
+// letter, as benchfmt reads it).
+func configLine(line string) (key, value string, ok bool) {
+	key, value, ok = strings.Cut(line, ":")
+	if !ok || key == "" || !unicode.IsLower(rune(key[0])) || strings.IndexFunc(key, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsUpper(r) }) >= 0 {
+		return "", "", false
+	}
+	return key, strings.TrimSpace(value), true
 }
 
 // legacyPkg is the pkg: line wirebench wrote over every run, whatever

@@ -2,6 +2,8 @@ package results
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -278,5 +280,64 @@ func TestLoadBounded(t *testing.T) {
 	f.Close()
 	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "larger than 64 MiB") || !strings.Contains(err.Error(), path) {
 		t.Errorf("err = %v, want a refusal naming the file and the bound", err)
+	}
+}
+
+// TestReadBenchProcesses: text of several go test processes (their header
+// lines repeat) splits by process, the k-th run holding every package's
+// k-th; text whose header comes once is one process, whatever its
+// packages; the pool is what ReadBench reads.
+func TestReadBenchProcesses(t *testing.T) {
+	process := func(pkg string, ns ...int) string {
+		s := "goos: linux\ngoarch: amd64\npkg: " + pkg + "\ncpu: Test CPU\n"
+		for _, v := range ns {
+			s += fmt.Sprintf("BenchmarkEncode-2\t1000\t%d ns/op\t27 B/msg\n", v)
+		}
+		return s + "PASS\nok  \t" + pkg + "\t0.04s\n"
+	}
+	// Three `go test ./...` of two packages: a, b, a, b, a, b.
+	var loop strings.Builder
+	for i := range 3 {
+		loop.WriteString(process("example.com/a", 100+i, 110+i))
+		loop.WriteString(process("example.com/b", 200+i, 210+i))
+	}
+	tests := []struct {
+		name, text string
+		want       [][]float64 // per process: example.com/a's then example.com/b's ns/op
+	}{
+		{"a loop of go test", loop.String(), [][]float64{{100, 110, 200, 210}, {101, 111, 201, 211}, {102, 112, 202, 212}}},
+		{"one go test of two packages", process("example.com/a", 1, 2) + process("example.com/b", 3), [][]float64{{1, 2, 3}}},
+		{"wirebench's text", "goos: linux\nwirebench-suite: go test\nUnit B/msg assume=exact better=lower\npkg: example.com/a\nBenchmarkEncode\t10\t5 ns/op\npkg: example.com/b\nBenchmarkEncode\t10\t6 ns/op\n", [][]float64{{5, 6}}},
+		{"no header", "BenchmarkEncode 10 5 ns/op\nBenchmarkEncode 10 6 ns/op\n", [][]float64{{5, 6}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			runs, err := ReadBenchProcesses([]byte(tt.text), "bench.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [][]float64
+			for _, r := range runs {
+				var ns []float64
+				for _, b := range r.Benchmarks {
+					ns = append(ns, b.Metric(UnitNsPerOp)...)
+				}
+				got = append(got, ns)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("processes %v, want %v", got, tt.want)
+			}
+			pool, err := ReadBench(strings.NewReader(tt.text), "bench.txt")
+			n := 0
+			for _, r := range runs {
+				n += len(r.Benchmarks[0].Metric(UnitNsPerOp))
+			}
+			if err != nil || len(pool.Benchmarks[0].Metric(UnitNsPerOp)) != n {
+				t.Errorf("the pool has %d samples of the first benchmark, the processes %d (%v)", len(pool.Benchmarks[0].Metric(UnitNsPerOp)), n, err)
+			}
+		})
+	}
+	if _, err := ReadBenchProcesses([]byte("PASS\n"), "x.txt"); !errors.Is(err, ErrNoBenchmarks) {
+		t.Errorf("no benchmarks: %v", err)
 	}
 }

@@ -27,6 +27,22 @@ type newRunReference struct {
 		P          num    `json:"p"`
 		TCheck     num    `json:"t_ttest_check"`
 	} `json:"newrun"`
+	NewRuns []struct {
+		Name       string `json:"name"`
+		XS         []num  `json:"xs"`
+		Ref        []num  `json:"ref"`
+		Other      []num  `json:"other"`
+		Confidence num    `json:"confidence"`
+		Estimate   num    `json:"estimate"`
+		Lo         num    `json:"lo"`
+		Hi         num    `json:"hi"`
+		S          num    `json:"s"`
+		SE         num    `json:"se"`
+		DF         num    `json:"df"`
+		T          num    `json:"t"`
+		P          num    `json:"p"`
+		TCheck     num    `json:"t_ttest_check"`
+	} `json:"newruns"`
 	MDE []struct {
 		SE    num `json:"se"`
 		DF    num `json:"df"`
@@ -61,8 +77,8 @@ func loadNewRunReference(t *testing.T) *newRunReference {
 	if err := json.Unmarshal(b, &ref); err != nil {
 		t.Fatalf("parse testdata/newrun.json: %v", err)
 	}
-	if len(ref.NewRun) == 0 || len(ref.MDE) == 0 || len(ref.Inflate) == 0 || len(ref.Dispersion) == 0 {
-		t.Fatal("testdata/newrun.json lacks newrun, mde, inflate or dispersion cases")
+	if len(ref.NewRun) == 0 || len(ref.NewRuns) == 0 || len(ref.MDE) == 0 || len(ref.Inflate) == 0 || len(ref.Dispersion) == 0 {
+		t.Fatal("testdata/newrun.json lacks newrun, newruns, mde, inflate or dispersion cases")
 	}
 	return &ref
 }
@@ -95,6 +111,42 @@ func TestNewRunReference(t *testing.T) {
 				t.Errorf("interval %+v at confidence %v", got.Interval, c.Confidence)
 			}
 		})
+	}
+}
+
+// TestNewRunsReference: several new runs (a file's go test processes)
+// against R: every field to 1e-9 relative, and, where there are no other
+// runs, the statistic of R's two-sample t.test with pooled variance. One
+// new run is NewRun exactly.
+func TestNewRunsReference(t *testing.T) {
+	ref := loadNewRunReference(t)
+	const tol = 1e-9
+	for _, c := range ref.NewRuns {
+		t.Run(c.Name, func(t *testing.T) {
+			got, err := NewRuns(floats(c.XS), floats(c.Ref), floats(c.Other), float64(c.Confidence))
+			if err != nil {
+				t.Fatal(err)
+			}
+			scale := scaleOf(floats(c.Ref), floats(c.Other), floats(c.XS))
+			checkNear(t, "estimate", got.Estimate, float64(c.Estimate), tol, scale)
+			checkNear(t, "lo", got.Lo, float64(c.Lo), tol, scale)
+			checkNear(t, "hi", got.Hi, float64(c.Hi), tol, scale)
+			checkNear(t, "s", got.S, float64(c.S), tol, 0)
+			checkNear(t, "se", got.SE, float64(c.SE), tol, 0)
+			checkNear(t, "df", got.DF, float64(c.DF), 0, 0)
+			checkNear(t, "t", got.T, float64(c.T), tol, 1e-12)
+			checkNear(t, "p", got.P, float64(c.P), tol, 0)
+			if !math.IsNaN(float64(c.TCheck)) {
+				checkNear(t, "t (R's t.test)", got.T, float64(c.TCheck), tol, 1e-12)
+			}
+		})
+	}
+	for _, c := range ref.NewRun {
+		one, err1 := NewRun(float64(c.X), floats(c.Ref), floats(c.Other), float64(c.Confidence))
+		runs, err2 := NewRuns([]float64{float64(c.X)}, floats(c.Ref), floats(c.Other), float64(c.Confidence))
+		if one != runs || err1 != nil || err2 != nil {
+			t.Errorf("%s: NewRun %+v (%v), NewRuns of one run %+v (%v)", c.Name, one, err1, runs, err2)
+		}
 	}
 }
 
