@@ -79,12 +79,18 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	if c.Bench != "" {
 		r.Filter = c.Bench
 	}
-	o, err := runAB(ctx, e.stderr, r)
-	if err != nil {
-		return err
-	}
 	in := report.Input{BaselineSource: "the base build (" + c.BasePath + ")",
 		Title: "wirebench: same-runner A/B, " + c.HeadPath + " against " + c.BasePath, FailOn: c.FailCondition()}
+	o, err := runAB(ctx, e.stderr, r)
+	switch {
+	case err != nil && ctx.Err() == nil && ab.Side(err) == "head":
+		// The head's code failed: the gate fails, with a report.
+		return deliverBroken(ctx, e, c, pipeline.Broken(in, "The head could not be measured", err))
+	case err != nil && ctx.Err() == nil && ab.Side(err) == "base":
+		return badInput{err}
+	case err != nil:
+		return err
+	}
 	out := pipeline.Paired(o, nil, in)
 	d := local(e)
 	d.ResultsPath, d.ReportPath, d.Format = c.Out, c.Report, c.Format
@@ -114,7 +120,7 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		t0 := time.Now()
 		prog, err := r.Target.Build(ctx, side.tree, filepath.Join(dir, side.label))
 		if err != nil {
-			return nil, &ab.SideError{Side: side.label, Err: err}
+			return nil, &ab.SideError{Side: side.label, Err: fmt.Errorf("the %s (%s): %w", side.label, side.tree, err)}
 		}
 		progs[side.label] = prog
 		fmt.Fprintf(progress, "wirebench: ab: built the %s (%s) in %s\n", side.label, side.tree, time.Since(t0).Round(100*time.Millisecond))

@@ -21,8 +21,9 @@ import (
 	"github.com/wirebench/wirebench/internal/source"
 )
 
-// Exit statuses, as documented in the README: 1 when the gate fails
-// (a regression), 2 on bad input or a failure to run.
+// Exit statuses, as documented in the README: 1 when the gate fails (a
+// regression, or benchmarks that do not build or run: the code's
+// failure), 2 on bad input or an error of wirebench's own.
 const (
 	exitOK       = 0
 	exitFail     = 1
@@ -163,10 +164,17 @@ func (b badInput) Unwrap() error { return b.err }
 func badInputf(format string, args ...any) error { return badInput{fmt.Errorf(format, args...)} }
 
 func exitCode(e *env, err error) int {
+	var code *source.CodeError
+	var bad badInput
 	switch {
 	case err == nil, errors.Is(err, errHelp):
 		return exitOK
 	case errors.Is(err, errGate):
+		return exitFail
+	case !errors.As(err, &bad) && errors.As(err, &code):
+		// The code measured failed (run, update): the gate's failure,
+		// not wirebench's.
+		fmt.Fprintf(e.stderr, "wirebench: %v\n", err)
 		return exitFail
 	}
 	fmt.Fprintf(e.stderr, "wirebench: %v\n", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -34,13 +35,16 @@ func planLike(e *env, c *config.Config, ref *results.Results) (source.Plan, stri
 }
 
 // measure gives the source's results; a selection or file problem is bad
-// input.
+// input, code that does not build or run is the code's failure
+// (source.CodeError, exit 1).
 func measure(ctx context.Context, src source.Source, p source.Plan) (*results.Results, []string, error) {
 	r, notes, err := src.Results(ctx, p)
-	if err != nil && ctx.Err() == nil {
-		return nil, nil, badInput{err}
+	var code *source.CodeError
+	switch {
+	case err == nil, ctx.Err() != nil, errors.As(err, &code):
+		return r, notes, err
 	}
-	return r, notes, err
+	return nil, nil, badInput{err}
 }
 
 // commandSource is where a command's benchmarks come from: the module's

@@ -171,14 +171,24 @@ func (newRunSensitivity) SamplesFor(effect, level, power float64) int { return 0
 
 // unpaired is the Sensitivity of the rank-sum test on a baseline's samples
 // b and a candidate's n. It works on ratios of samples, so with a zero
-// on either side it cannot say.
+// on either side it cannot say; nor when their robust spread
+// (stats.LogSpread) is zero, most samples equal and a few not (an
+// allocation count that now and then allocates more): the detectable
+// change would come out as 0, and the samples to resolve it as what
+// complete separation needs, beside a comparison that was not decided.
 type unpaired struct{ b, n []float64 }
 
-func (u unpaired) positive() bool { return slices.Min(u.b) > 0 && slices.Min(u.n) > 0 }
+func (u unpaired) estimable() bool {
+	if !(slices.Min(u.b) > 0 && slices.Min(u.n) > 0) {
+		return false
+	}
+	s, err := stats.LogSpread(u.b, u.n)
+	return err == nil && s > 0
+}
 
 // MDE is stats.MDE of the samples.
 func (u unpaired) MDE(level, power float64) (float64, bool) {
-	if !u.positive() {
+	if !u.estimable() {
 		return 0, false
 	}
 	mde, err := stats.MDE(u.b, u.n, level, power)
@@ -187,7 +197,7 @@ func (u unpaired) MDE(level, power float64) (float64, bool) {
 
 // SamplesFor is stats.SamplesFor of the samples.
 func (u unpaired) SamplesFor(effect, level, power float64) int {
-	if !u.positive() {
+	if !u.estimable() {
 		return 0
 	}
 	k, err := stats.SamplesFor(u.b, u.n, effect, level, power)

@@ -211,15 +211,20 @@ const (
 // Failed reports whether the result meets the fail-on condition: a
 // regression that is enforced (see Enforced).
 func (r *Result) Failed(on FailOn) bool {
-	if on != FailOnRegression {
-		return false
-	}
+	return on == FailOnRegression && len(r.Failing()) > 0
+}
+
+// Failing returns the regressions that fail the run under
+// FailOnRegression: enforced (see Enforced) and, for timings that were
+// re-measured, reproduced.
+func (r *Result) Failing() []Comparison {
+	var out []Comparison
 	for _, c := range r.Comparisons {
 		if c.Verdict == Regression && !c.Unconfirmed && r.Enforced(c) {
-			return true
+			out = append(out, c)
 		}
 	}
-	return false
+	return out
 }
 
 // Enforced reports whether c's verdict can fail the run. Exact metrics

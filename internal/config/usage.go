@@ -7,6 +7,10 @@ import (
 	"text/tabwriter"
 )
 
+// Program is the name of wirebench's binary (go install
+// .../cmd/wirebench), as every message, hint and usage names it.
+const Program = "wirebench"
+
 // about describes a command for help: its arguments and what it does.
 type about struct {
 	args, summary, detail string

@@ -191,7 +191,7 @@ func benchmarkFuncs(dir string, files []string) ([]string, error) {
 	for _, f := range files {
 		file, err := parser.ParseFile(fset, filepath.Join(dir, f), nil, parser.SkipObjectResolution)
 		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", filepath.Join(dir, f), err)
+			return nil, &BrokenError{fmt.Errorf("parse %s: %w", filepath.Join(dir, f), err)}
 		}
 		for _, d := range file.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && isBenchmark(fd) {

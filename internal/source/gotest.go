@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -78,8 +79,13 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 		return nil, nil, err
 	}
 	r, err := ab.Solo(ctx, prog, ab.SoloOptions{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Env: g.Env, Stderr: p.Progress, Progress: p.Progress, Sandbox: p.Sandbox})
-	if err != nil {
-		return nil, nil, fmt.Errorf("measure: %w", err)
+	switch {
+	case errors.Is(err, ab.ErrNoneSelected):
+		return nil, nil, fmt.Errorf("--bench %q matches benchmark functions of %s, but none of their sub-benchmarks", g.Bench, strings.Join(g.packages(), " "))
+	case err != nil && ctx.Err() == nil:
+		return nil, nil, &CodeError{fmt.Errorf("the benchmarks failed: %w", err)}
+	case err != nil:
+		return nil, nil, err
 	}
 	r.Suite = GoTestSuite
 	env := results.Env{Commit: p.getenv("GITHUB_SHA"), Ref: p.getenv("GITHUB_REF_NAME")}
@@ -110,11 +116,15 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (ab.Program, 
 	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env), Sandbox: t.sandbox}
 	pkgs, err := gotest.Discover(ctx, gt, t.g.packages())
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
+		return nil, codeError(fmt.Errorf("%w: %w", ab.ErrSetup, err))
+	}
+	// Before any build: a pattern that can run nothing is named.
+	if pkgs, err = gotest.Select(pkgs, t.g.Bench, strings.Join(t.g.packages(), " ")); err != nil {
+		return nil, err
 	}
 	bins, err := gotest.Build(ctx, gt, pkgs, dir)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
+		return nil, codeError(fmt.Errorf("%w: %w", ab.ErrSetup, err))
 	}
 	var prog ab.Program
 	for _, b := range bins {

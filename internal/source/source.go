@@ -2,10 +2,12 @@ package source
 
 import (
 	"context"
+	"errors"
 	"io"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/ab"
+	"github.com/wirebench/wirebench/internal/gotest"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
 )
@@ -49,6 +51,25 @@ type Plan struct {
 	// Sandbox runs builds and workers of code that may come from a pull
 	// request as its unprivileged user; nil runs them as is.
 	Sandbox *sandbox.Sandbox
+}
+
+// CodeError is a failure of the code measured: its tests (or its
+// command) do not build, or a benchmark fails, panics, crashes or hangs.
+// It is what the code's author caused, a pull request say, and fails a
+// check with a report: not an error of wirebench's own nor of its input.
+type CodeError struct{ Err error }
+
+func (e *CodeError) Error() string { return e.Err.Error() }
+func (e *CodeError) Unwrap() error { return e.Err }
+
+// codeError marks err as the code's when it is a build failure of it
+// (gotest.BrokenError); other errors are returned as they are.
+func codeError(err error) error {
+	var broken *gotest.BrokenError
+	if errors.As(err, &broken) {
+		return &CodeError{err}
+	}
+	return err
 }
 
 func (p Plan) getenv(k string) string {
