@@ -31,7 +31,10 @@ type abRun struct {
 	Filter string
 	AA     bool
 	// Pin runs every worker on one CPU (worker.OneCPU).
-	Pin     bool
+	Pin bool
+	// Verbose shows what the workers print and the chatter of every
+	// round and generation (ab.Options.Verbose).
+	Verbose bool
 	Options ab.Options
 	// Sandbox runs the builds and the workers; nil as is.
 	Sandbox *sandbox.Sandbox
@@ -43,10 +46,10 @@ type abRun struct {
 // abFromConfig is the A/B comparison c asks for.
 func abFromConfig(e *env, c *config.Config, target ab.Target) abRun {
 	return abRun{
-		Target: target, Base: c.BasePath, Head: c.HeadPath, Filter: c.Filter, AA: c.AA, Pin: c.Pin,
+		Target: target, Base: c.BasePath, Head: c.HeadPath, Filter: c.Filter, AA: c.AA, Pin: c.Pin, Verbose: c.Verbose,
 		Options: ab.Options{
 			Budget: c.MeasureBudget(true), ConfirmBudget: c.ConfirmBudget, Block: c.Block, Seed: c.Seed, Generations: c.Generations,
-			Compare: c.CompareOptions(true), Progress: e.stderr,
+			Compare: c.CompareOptions(true), Progress: e.stderr, Verbose: c.Verbose,
 			Why: fmt.Sprintf("`ab --base %s --head %s`: both builds ran on this machine at the same time, alternating in blocks of about %s", c.BasePath, c.HeadPath, c.Block),
 		},
 	}
@@ -132,11 +135,17 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		cpus = worker.OneCPU()
 	}
 	if cpus != nil {
-		fmt.Fprintf(progress, "wirebench: ab: every worker runs on CPU %d (of the %d this process may use)\n", cpus[0], runtime.NumCPU())
+		if r.Verbose {
+			fmt.Fprintf(progress, "wirebench: ab: every worker runs on CPU %d (of the %d this process may use)\n", cpus[0], runtime.NumCPU())
+		}
 		r.Options.Why += fmt.Sprintf("; every worker ran on CPU %d", cpus[0])
 	}
+	var workers io.Writer // what the workers print: with Verbose only (their last lines come with an error)
+	if r.Verbose {
+		workers = progress
+	}
 	spawn := ab.Processes(progs["base"], progs["head"], ab.StartOptions{
-		Dir: filepath.Join(dir, "run"), AA: r.AA, Stderr: progress, Sandbox: r.Sandbox, CPUs: cpus,
+		Dir: filepath.Join(dir, "run"), AA: r.AA, Stderr: workers, Sandbox: r.Sandbox, CPUs: cpus,
 		BaseEnv: environWith("GITHUB_SHA", r.BaseCommit), HeadEnv: environWith("GITHUB_SHA", r.HeadCommit),
 	})
 	o, err := ab.Run(ctx, spawn, r.Options)

@@ -88,8 +88,7 @@ func dispatch(ctx context.Context, e *env, args []string) int {
 	var err error
 	switch name {
 	case "help", "-h", "-help", "--help":
-		config.Help(e.stdout)
-		return exitOK
+		return help(e, args)
 	case "":
 		switch {
 		case e.getenv("GITHUB_ACTIONS") == "true":
@@ -137,7 +136,21 @@ func commandList() string {
 	return s
 }
 
-// cmdActionArgs is `action action`: the action run by hand. It reads the
+// help is `wirebench help [COMMAND]`: the overview, or what COMMAND -h
+// prints.
+func help(e *env, args []string) int {
+	switch {
+	case len(args) == 0:
+		config.Help(e.stdout)
+		return exitOK
+	case len(args) == 1 && commands[config.Command(args[0])] != nil:
+		config.Usage(e.stdout, config.Command(args[0]))
+		return exitOK
+	}
+	return exitCode(e, badInputf("help takes one command of %s, got %q", commandList(), args))
+}
+
+// cmdActionArgs is `wirebench action`: the action run by hand. It reads the
 // inputs from INPUT_* variables, so it takes no flags but -h.
 func cmdActionArgs(ctx context.Context, e *env, args []string) error {
 	if len(args) > 0 {

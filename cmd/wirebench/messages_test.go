@@ -26,8 +26,10 @@ var brokenAndPanicking = map[string]string{
 //   - Plain run errors say nothing of an A/B comparison.
 //   - Without a baseline, check passes and names the update that makes
 //     one, with the check's own flags.
+//   - stderr is quiet by default (no worker PASS line, no line per
+//     round), and -v shows them.
 //   - Benchmarks that do not compile, or that panic, fail check with a
-//     report and exit 1.
+//     report and exit 1, the panic's trace printed once.
 //   - ab names the side that does not build: a head fails the gate with
 //     a report (exit 1), a base is bad input (exit 2).
 func TestModuleMessages(t *testing.T) {
@@ -55,6 +57,13 @@ func TestModuleMessages(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "`wirebench update --bench JSON --budget 1s --samples 3` creates one") {
 		t.Errorf("check without a baseline (the package that does not compile has no function the pattern matches): exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
+	if strings.Contains(errOut, "PASS") || strings.Contains(errOut, "round 1/") {
+		t.Errorf("stderr without -v:\n%s", errOut)
+	}
+	code, _, errOut = wb(t, dir, append([]string{"run", "--bench", "JSON", "-v"}, quick...)...)
+	if code != exitOK || !strings.Contains(errOut, "worker] PASS") || !strings.Contains(errOut, "round 1/3") {
+		t.Errorf("run -v: exit %d, stderr:\n%s", code, errOut)
+	}
 
 	for _, tt := range []struct{ bench, says string }{
 		{"Broken", "not a number"},
@@ -64,7 +73,7 @@ func TestModuleMessages(t *testing.T) {
 		code, out, errOut = wb(t, dir, append([]string{"check", "--bench", tt.bench, "--report", report}, quick...)...)
 		md, _ := os.ReadFile(report)
 		if code != exitFail || !strings.Contains(out, "The benchmarks could not be measured: nothing was compared, the gate failed") ||
-			strings.Count(out, tt.says) != 1 || !strings.Contains(string(md), "could not be measured") || !strings.Contains(string(md), tt.says) {
+			strings.Count(out+errOut, tt.says) != 1 || !strings.Contains(string(md), "could not be measured") || !strings.Contains(string(md), tt.says) {
 			t.Errorf("check --bench %s: exit %d, want 1 with a report and %q once\nstdout:\n%s\nstderr:\n%s\nreport:\n%s", tt.bench, code, tt.says, out, errOut, md)
 		}
 	}

@@ -19,7 +19,7 @@ import (
 func plan(e *env, c *config.Config, ab bool) source.Plan {
 	return source.Plan{
 		Budget: c.MeasureBudget(ab), Samples: c.MeasureSamples(), Filter: c.Filter, Seed: c.Seed, Shard: c.Shard,
-		Progress: e.stderr, Getenv: e.getenv,
+		Progress: e.stderr, Verbose: c.Verbose, Getenv: e.getenv,
 	}
 }
 

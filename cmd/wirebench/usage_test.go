@@ -8,8 +8,9 @@ import (
 )
 
 // TestUsage: the command line describes itself. help lists every command
-// that exists; every command answers -h with its usage and exit 0; an
-// unknown command names them all; a bad flag value is one line.
+// that exists; every command answers -h with its usage and exit 0, and
+// help COMMAND with the same; an unknown command names them all; a bad
+// flag value is one line.
 func TestUsage(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range config.Commands {
@@ -31,17 +32,24 @@ func TestUsage(t *testing.T) {
 	}
 	code, out, _ := wb(t, dir, "help")
 	for _, c := range config.Commands {
-		if code != exitOK || !strings.Contains(out, "  "+string(c)+" ") {
+		if code != exitOK || !strings.Contains(out, "  wirebench "+string(c)) {
 			t.Errorf("help (exit %d) does not list %s:\n%s", code, c, out)
 		}
 	}
 	for c := range commands {
+		_, help, _ := wb(t, dir, "help", string(c))
 		for _, h := range []string{"-h", "--help"} {
 			code, out, errOut := wb(t, dir, string(c), h)
-			if code != exitOK || !strings.HasPrefix(out, "usage: action "+string(c)) || errOut != "" {
+			if code != exitOK || !strings.HasPrefix(out, "usage: wirebench "+string(c)) || errOut != "" {
 				t.Errorf("%s %s: exit %d, stdout %q, stderr %q; want 0 and the usage on stdout", c, h, code, out, errOut)
 			}
+			if out != help {
+				t.Errorf("help %s is not %s %s:\n%s\nwant:\n%s", c, c, h, help, out)
+			}
 		}
+	}
+	if code, _, errOut := wb(t, dir, "help", "frobnicate"); code != exitBadInput || !strings.Contains(errOut, "help takes one command of run") {
+		t.Errorf("help of an unknown command: exit %d, %s", code, errOut)
 	}
 	_, _, errOut := wb(t, dir, "frobnicate")
 	for _, c := range config.Commands {

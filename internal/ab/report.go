@@ -23,6 +23,13 @@ func (r *run) progressf(always bool, format string, args ...any) {
 	fmt.Fprintf(r.opts.Progress, "wirebench: ab: "+format+"\n", args...)
 }
 
+// chatterf is progressf for the lines only Options.Verbose shows.
+func (r *run) chatterf(always bool, format string, args ...any) {
+	if r.opts.Verbose {
+		r.progressf(always, format, args...)
+	}
+}
+
 // aaSummary describes the A/A check's outcome in one line: what was
 // flagged, and the largest change.
 func aaSummary(cs []compare.Comparison) string {

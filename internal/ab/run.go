@@ -232,12 +232,12 @@ func (r *run) warmup(ctx context.Context) error {
 			r.nsPerOp[i] = math.Sqrt(max(b, 1) * max(h, 1))
 			r.bytesOp[i] = max(float64(got[wBase].Bytes)/float64(max(got[wBase].Iterations, 1)), float64(got[wHead].Bytes)/float64(max(got[wHead].Iterations, 1)))
 		}
-		r.progressf(false, "warming up: %d/%d benchmarks", i+1, len(r.names))
+		r.chatterf(false, "warming up: %d/%d benchmarks", i+1, len(r.names))
 	}
 	if err := r.collectAll(ctx); err != nil {
 		return err
 	}
-	r.progressf(true, "warmed up %d benchmarks in %d workers (%s elapsed)", len(r.names), len(r.ws), time.Since(r.start).Round(100*time.Millisecond))
+	r.chatterf(true, "warmed up %d benchmarks in %d workers (%s elapsed)", len(r.names), len(r.ws), time.Since(r.start).Round(100*time.Millisecond))
 	return nil
 }
 

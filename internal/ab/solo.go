@@ -32,8 +32,10 @@ type SoloOptions struct {
 	Stderr io.Writer
 	// Sandbox runs the workers as its unprivileged user; nil as is.
 	Sandbox *sandbox.Sandbox
-	// Progress receives progress lines; nil is silent.
+	// Progress receives progress lines; nil is silent. Verbose adds a
+	// line per round.
 	Progress io.Writer
+	Verbose  bool
 }
 
 // ErrNoneSelected is returned by Solo when the workers list no benchmark
@@ -96,7 +98,9 @@ func Solo(ctx context.Context, p Program, o SoloOptions) (*results.Results, erro
 			samples[i] = append(samples[i], s)
 			est[i] = s.NsPerOp()
 		}
-		fmt.Fprintf(progress, "wirebench: round %d/%d, %s elapsed\n", k+1, o.Samples, time.Since(start).Round(100*time.Millisecond))
+		if o.Verbose {
+			fmt.Fprintf(progress, "wirebench: round %d/%d, %s elapsed\n", k+1, o.Samples, time.Since(start).Round(100*time.Millisecond))
+		}
 	}
 	res := results.New(h.Suite, h.Env)
 	res.Settings = results.Settings{Samples: o.Samples, Budget: o.Budget, Seed: o.Seed, Source: "go test", Elapsed: time.Since(start), Rounds: o.Samples}

@@ -71,8 +71,10 @@ type Config struct {
 	// separated by spaces.
 	Bench, Packages, BuildFlags string
 
-	// Output.
+	// Output. Verbose also writes the workers' own output and the
+	// chatter of every round and generation on stderr.
 	Out, Format, Plots, Report string
+	Verbose                    bool
 
 	// Comparing.
 	Threshold, SizeThreshold, AllocThreshold, Alpha float64
@@ -150,7 +152,7 @@ func Parse(cmd Command, args []string) (*Config, error) {
 		case bad != nil:
 			err = bad
 		}
-		return nil, fmt.Errorf("%w (see `action %s -h`)", err, cmd)
+		return nil, fmt.Errorf("%w (see `%s %s -h`)", err, Program, cmd)
 	}
 	c.Args = fs.Args()
 	return c, nil

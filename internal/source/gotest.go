@@ -78,7 +78,8 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := ab.Solo(ctx, prog, ab.SoloOptions{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Env: g.Env, Stderr: p.Progress, Progress: p.Progress, Sandbox: p.Sandbox})
+	r, err := ab.Solo(ctx, prog, ab.SoloOptions{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Env: g.Env,
+		Stderr: p.workers(), Progress: p.Progress, Verbose: p.Verbose, Sandbox: p.Sandbox})
 	switch {
 	case errors.Is(err, ab.ErrNoneSelected):
 		return nil, nil, fmt.Errorf("--bench %q matches benchmark functions of %s, but none of their sub-benchmarks", g.Bench, strings.Join(g.packages(), " "))

@@ -44,8 +44,11 @@ type Plan struct {
 	// Reference is the baseline's reference run when known: it balances
 	// the shards by cost.
 	Reference *results.Results
-	// Progress receives progress lines; nil is silent.
+	// Progress receives progress lines; nil is silent. Verbose also
+	// sends it what the workers print (a test binary's PASS line, a
+	// benchmark's own output) and a line per round.
 	Progress io.Writer
+	Verbose  bool
 	// Getenv reads the environment the results record (commit, runner).
 	Getenv func(string) string
 	// Sandbox runs builds and workers of code that may come from a pull
@@ -70,6 +73,15 @@ func codeError(err error) error {
 		return &CodeError{err}
 	}
 	return err
+}
+
+// workers is where the workers' own output goes: progress when verbose,
+// nowhere otherwise (their last lines still come with an error).
+func (p Plan) workers() io.Writer {
+	if p.Verbose {
+		return p.Progress
+	}
+	return nil
 }
 
 func (p Plan) getenv(k string) string {
