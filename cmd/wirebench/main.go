@@ -99,7 +99,7 @@ func dispatch(ctx context.Context, e *env, args []string) int {
 	default:
 		run, ok := commands[config.Command(name)]
 		if !ok {
-			err = badInputf("unknown command %q: want %s (see `action help`)", name, commandList())
+			err = badInputf("unknown command %q: want %s (see `%s help`)", name, commandList(), config.Program)
 			break
 		}
 		err = run(ctx, e, args)

@@ -84,14 +84,14 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	return d.Deliver(ctx, pipeline.Run(cand, report.Input{Title: "wirebench: " + src.Title(), Notes: notes}))
 }
 
-// cmdDefault is what `action` with no arguments does outside GitHub
+// cmdDefault is what `wirebench` with no arguments does outside GitHub
 // Actions: the main job on the embedded suite — check against the
 // baseline when the repository has one, otherwise a plain run.
 func cmdDefault(ctx context.Context, e *env) error {
 	if _, err := os.Stat(baseline.DefaultPath); err == nil {
-		fmt.Fprintf(e.stderr, "wirebench: checking against %s (run `action run` to only measure)\n", baseline.DefaultPath)
+		fmt.Fprintf(e.stderr, "wirebench: checking the embedded suite against %s (`wirebench run` only measures; `wirebench help` for your module's benchmarks)\n", baseline.DefaultPath)
 		return cmdCheck(ctx, e, nil)
 	}
-	fmt.Fprintf(e.stderr, "wirebench: no %s: measuring only (`action update` creates a baseline)\n", baseline.DefaultPath)
+	fmt.Fprintf(e.stderr, "wirebench: no %s: measuring the embedded suite only (`wirebench update` stores a baseline; `wirebench help` for your module's benchmarks)\n", baseline.DefaultPath)
 	return cmdRun(ctx, e, []string{"--out", config.ResultFile})
 }

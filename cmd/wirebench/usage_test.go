@@ -1,6 +1,13 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -60,5 +67,45 @@ func TestUsage(t *testing.T) {
 	code, out, errOut = wb(t, dir, "run", "--samples", "many")
 	if code != exitBadInput || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || out != "" || !strings.Contains(errOut, `--samples "many" is not valid`) {
 		t.Errorf("bad flag value: exit %d, stdout %q, stderr %q; want 2 and one line", code, out, errOut)
+	}
+}
+
+// TestMessagesNameTheBinary: no message or hint in wirebench's source
+// names a command other than the binary people install: not `action
+// ...` (the command's name before it was cmd/wirebench), not `go run
+// ./cmd/...` (which works only in wirebench's own clone). The one
+// literal "./cmd/action" left is the package a base tree from before the
+// rename is built from.
+func TestMessagesNameTheBinary(t *testing.T) {
+	bad := regexp.MustCompile("`action[ `]|\"action [a-z]|action help|go run \\./cmd|cmd/action\\b")
+	var files []string
+	for _, root := range []string{".", "../../internal", "../../matrix"} {
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") && !strings.Contains(path, "testdata") {
+				files = append(files, path)
+			}
+			return err
+		})
+	}
+	if len(files) < 50 {
+		t.Fatalf("found %d source files: walked the wrong tree?", len(files))
+	}
+	fset := token.NewFileSet()
+	for _, path := range files {
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			s, err := strconv.Unquote(lit.Value)
+			if err == nil && s != "./cmd/action" && bad.MatchString(s) {
+				t.Errorf("%s: %q names a command other than wirebench", fset.Position(lit.Pos()), s)
+			}
+			return true
+		})
 	}
 }

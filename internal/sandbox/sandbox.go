@@ -10,7 +10,7 @@
 // inputs, tokens and file-command paths. As another user it can read
 // neither /proc/<wirebench>/environ nor the file-command files (owned by
 // the runner), and can write nothing of the workspace. The switch happens
-// in wirebench's own binary (`action sandbox`, see Exec) just before it
+// in wirebench's own binary (`wirebench sandbox`, see Exec) just before it
 // executes the real program, since Go's os/exec cannot set no_new_privs.
 //
 // Where wirebench is not root (a developer's machine) it cannot switch
