@@ -195,9 +195,9 @@ func gateSentence(r *compare.Result, plain bool) string {
 	return out
 }
 
-// ProcessesAdvice is how to write Go benchmark text whose timings can
+// processesAdvice is how to write Go benchmark text whose timings can
 // gate: several go test processes a side, not one process's -count.
-const ProcessesAdvice = "for i in 1 2 3 4 5; do go test -run '^$' -bench . -count 2 ./...; done > old.txt"
+const processesAdvice = "for i in 1 2 3 4 5; do go test -run '^$' -bench . -count 2 ./...; done > old.txt"
 
 // processesSentence is gateSentence for Go benchmark text whose go test
 // processes are the runs (compare.History.Processes).
@@ -205,7 +205,7 @@ func processesSentence(r *compare.Result, warn func(string) string) string {
 	g := r.Gate
 	if g.MoreRuns() > 0 {
 		return warn(fmt.Sprintf("Timings are reported, not enforced: a benchmark's median moves from one go test process to the next by more than the samples of one process show (-count adds samples, not processes), and the baseline holds %s, of the %d needed to estimate how much. Write each side with %d go test processes or more (`%s`, and the same for the candidate) to gate them. Sizes and allocations gate as usual.",
-			human.Plural(g.Runs, "go test process", "go test processes"), g.Needed, g.Needed, ProcessesAdvice))
+			human.Plural(g.Runs, "go test process", "go test processes"), g.Needed, g.Needed, processesAdvice))
 	}
 	if g.SpeedOutside() {
 		return warn(fmt.Sprintf("Timings are reported, not enforced: the candidate's median timing moved ×%.2f against the baseline, outside the ×%.2f to ×%.2f that the baseline's processes move (%s prediction): the machine was not in the state it was in for the baseline (load, another machine), which moves benchmarks unlike each other. (A change that slows every benchmark alike lands here too: `wirebench ab` can tell it.) Sizes and allocations gate as usual.",

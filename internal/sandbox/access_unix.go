@@ -11,9 +11,8 @@ import (
 // other) has the permission bits want (0o4 read, 0o1 search or execute,
 // 0o5 both) on the file fi, as the kernel decides from its mode: the
 // owner's bits when UID owns it, the group's when GID does, the others'
-// otherwise. Access control lists are not read (they could only let the
-// user through where this says no; a copy is then made that was not
-// needed).
+// otherwise. Access control lists are not read: where one lets the user
+// through and the mode does not, a copy is made that was not needed.
 func sandboxMay(fi fs.FileInfo, want fs.FileMode) bool {
 	perm := fi.Mode().Perm()
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {

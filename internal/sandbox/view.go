@@ -9,13 +9,11 @@ import (
 )
 
 // Blocked says why the sandbox's user cannot reach a tree: a directory on
-// the way to it (or the tree's own) whose mode does not let that user
-// through.
+// the way to it (or the tree's own), Dir, whose Mode does not let that
+// user through.
 type Blocked struct {
-	// Tree is the tree asked for; Dir the directory that bars the way,
-	// with its Mode.
-	Tree, Dir string
-	Mode      fs.FileMode
+	Dir  string
+	Mode fs.FileMode
 }
 
 func (b *Blocked) Error() string {
@@ -55,11 +53,11 @@ func (s *Sandbox) Blocks(root string) (*Blocked, error) {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 		if !sandboxMay(dfi, 0o1) {
-			return &Blocked{Tree: root, Dir: dirs[i], Mode: dfi.Mode()}, nil
+			return &Blocked{Dir: dirs[i], Mode: dfi.Mode()}, nil
 		}
 	}
 	if !sandboxMay(fi, 0o5) {
-		return &Blocked{Tree: root, Dir: abs, Mode: fi.Mode()}, nil
+		return &Blocked{Dir: abs, Mode: fi.Mode()}, nil
 	}
 	return nil, nil
 }
