@@ -123,6 +123,9 @@ func (c *Config) flagSet(cmd Command, failed func(name, value string, err error)
 			continue
 		}
 		v := s.value(c)
+		if pc, ok := v.(interface{ forCommand(Command) flag.Value }); ok {
+			v = pc.forCommand(cmd) // a value that depends on the command
+		}
 		if err := v.Set(s.defaultFor(cmd)); err != nil && s.defaultFor(cmd) != "" {
 			panic(fmt.Sprintf("config: default %q of %s: %v", s.defaultFor(cmd), s.name, err))
 		}
