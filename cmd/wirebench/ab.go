@@ -31,7 +31,10 @@ type abRun struct {
 	Filter string
 	AA     bool
 	// Pin runs every worker on one CPU (worker.OneCPU).
-	Pin     bool
+	Pin bool
+	// Verbose shows what the workers print and the chatter of every
+	// round and generation (ab.Options.Verbose).
+	Verbose bool
 	Options ab.Options
 	// Sandbox runs the builds and the workers; nil as is.
 	Sandbox *sandbox.Sandbox
@@ -47,10 +50,10 @@ type abRun struct {
 // abFromConfig is the A/B comparison c asks for.
 func abFromConfig(e *env, c *config.Config, target ab.Target) abRun {
 	return abRun{
-		Target: target, Base: c.BasePath, Head: c.HeadPath, Filter: c.Filter, AA: c.AA, Pin: c.Pin,
+		Target: target, Base: c.BasePath, Head: c.HeadPath, Filter: c.Filter, AA: c.AA, Pin: c.Pin, Verbose: c.Verbose,
 		Options: ab.Options{
 			Budget: c.MeasureBudget(true), ConfirmBudget: c.ConfirmBudget, Block: c.Block, Seed: c.Seed, Generations: c.Generations,
-			Compare: c.CompareOptions(true), Progress: e.stderr,
+			Compare: c.CompareOptions(true), Progress: e.stderr, Verbose: c.Verbose,
 			Why: fmt.Sprintf("`ab --base %s --head %s`: both builds ran on this machine at the same time, alternating in blocks of about %s", c.BasePath, c.HeadPath, c.Block),
 		},
 	}
@@ -89,12 +92,18 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	if c.Bench != "" {
 		r.Filter = c.Bench
 	}
-	o, err := runAB(ctx, e.stderr, r)
-	if err != nil {
-		return err
-	}
 	in := report.Input{BaselineSource: "the base build (" + c.BasePath + ")",
 		Title: "wirebench: same-runner A/B, " + c.HeadPath + " against " + c.BasePath, FailOn: c.FailCondition(), Notes: withNote(nil, note)}
+	o, err := runAB(ctx, e.stderr, r)
+	switch {
+	case err != nil && ctx.Err() == nil && ab.Side(err) == "head":
+		// The head's code failed: the gate fails, with a report.
+		return deliverBroken(ctx, e, c, pipeline.Broken(in, "The head could not be measured", err))
+	case err != nil && ctx.Err() == nil && ab.Side(err) == "base":
+		return badInput{err}
+	case err != nil:
+		return err
+	}
 	out := pipeline.Paired(o, nil, in)
 	d := local(e)
 	d.ResultsPath, d.ReportPath, d.Format = c.Out, c.Report, c.Format
@@ -124,7 +133,7 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		t0 := time.Now()
 		prog, err := r.Target.Build(ctx, side.tree, filepath.Join(dir, side.label))
 		if err != nil {
-			return nil, &ab.SideError{Side: side.label, Err: err}
+			return nil, &ab.SideError{Side: side.label, Err: fmt.Errorf("the %s (%s): %w", side.label, side.tree, err)}
 		}
 		progs[side.label] = prog
 		fmt.Fprintf(progress, "wirebench: ab: built the %s (%s) in %s\n", side.label, side.tree, time.Since(t0).Round(100*time.Millisecond))
@@ -139,11 +148,17 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		cpus = worker.OneCPU()
 	}
 	if cpus != nil {
-		fmt.Fprintf(progress, "wirebench: ab: every worker runs on CPU %d (of the %d this process may use)\n", cpus[0], runtime.NumCPU())
+		if r.Verbose {
+			fmt.Fprintf(progress, "wirebench: ab: every worker runs on CPU %d (of the %d this process may use)\n", cpus[0], runtime.NumCPU())
+		}
 		r.Options.Why += fmt.Sprintf("; every worker ran on CPU %d", cpus[0])
 	}
+	var workers io.Writer // what the workers print: with Verbose only (their last lines come with an error)
+	if r.Verbose {
+		workers = progress
+	}
 	spawn := ab.Processes(progs["base"], progs["head"], ab.StartOptions{
-		Dir: filepath.Join(dir, "run"), AA: r.AA, Stderr: progress, Sandbox: r.Sandbox, CPUs: cpus,
+		Dir: filepath.Join(dir, "run"), AA: r.AA, Stderr: workers, Sandbox: r.Sandbox, CPUs: cpus,
 		BaseEnv: environWith("GITHUB_SHA", r.BaseCommit), HeadEnv: environWith("GITHUB_SHA", r.HeadCommit),
 	})
 	o, err := ab.Run(ctx, spawn, r.Options)
@@ -189,32 +204,13 @@ func finishAB(o *ab.Outcome, r abRun) {
 	// this one's.
 	here := bench.CaptureEnv(os.Getenv)
 	for _, e := range []*results.Env{&o.Head.Env, &o.Base.Env, &o.Result.CandidateEnv, &o.Result.BaselineEnv} {
-		fillEnv(e, here)
+		e.FillMachine(here)
 	}
 	if r.HeadCommit != "" {
 		o.Head.Env.Commit, o.Result.CandidateEnv.Commit = r.HeadCommit, r.HeadCommit
 	}
 	if r.BaseCommit != "" {
 		o.Base.Env.Commit, o.Result.BaselineEnv.Commit = r.BaseCommit, r.BaseCommit
-	}
-}
-
-// fillEnv fills what e does not know of the machine from here.
-func fillEnv(e *results.Env, here results.Env) {
-	if e.CPU == "" {
-		e.CPU = here.CPU
-	}
-	if e.Machine == "" {
-		e.Machine = here.Machine
-	}
-	if e.NumCPU == 0 {
-		e.NumCPU = here.NumCPU
-	}
-	if e.Runner == "" {
-		e.Runner = here.Runner
-	}
-	if e.Time.IsZero() {
-		e.Time = here.Time
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -214,10 +215,14 @@ func (a *actionRun) candidate(ctx context.Context, ref *results.Results) (*resul
 		a.notes = append(a.notes, like)
 	}
 	r, notes, err := a.src.Results(ctx, p)
-	if err != nil {
-		if a.cfg.BenchmarkFile != "" {
-			return nil, badInputf("input benchmark-file: %w", err)
-		}
+	var code *source.CodeError
+	switch {
+	case err == nil:
+	case errors.As(err, &code), ctx.Err() != nil:
+		return nil, err
+	case a.cfg.BenchmarkFile != "":
+		return nil, badInputf("input benchmark-file: %w", err)
+	default:
 		return nil, badInput{err}
 	}
 	a.notes = append(a.notes, notes...)
@@ -285,6 +290,16 @@ func (a *actionRun) check(ctx context.Context) error {
 			ref = base.Reference
 		}
 		cand, err := a.candidate(ctx, ref)
+		var code *source.CodeError
+		if errors.As(err, &code) {
+			// Code that cannot be measured never passes: report it.
+			o = pipeline.Broken(a.input(src), "The pull request's benchmarks could not be measured", code)
+			a.gha.Errorf("the pull request's benchmarks could not be measured: %s", firstLine(code.Error()))
+			if err := a.delivery().Deliver(ctx, o); err != nil {
+				return err
+			}
+			return gate(o.Failed())
+		}
 		if err != nil {
 			return err
 		}

@@ -2,13 +2,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/source"
 	"github.com/wirebench/wirebench/internal/store"
 )
 
@@ -40,27 +45,78 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 		like = "" // the budget and samples time; a count takes neither
 	}
 	cand, notes, err := measure(ctx, src, p)
+	in := report.Input{BaselineSource: st.Where(), Title: "wirebench: " + src.Title(), FailOn: c.FailCondition()}
+	var code *source.CodeError
+	if errors.As(err, &code) {
+		// Code that cannot be measured never passes: report it.
+		return deliverBroken(ctx, e, c, pipeline.Broken(in, "The benchmarks could not be measured", code))
+	}
 	if err != nil {
 		return err
 	}
-	notes = withNote(withNote(notes, like), note)
+	in.Notes = withNote(withNote(notes, like), note)
 	opts := countedOptions(c, c.CompareOptions(false), ct)
-	in := report.Input{BaselineSource: st.Where(), Title: "wirebench: " + src.Title(), FailOn: c.FailCondition(), Notes: notes}
 	o, err := pipeline.Against(base, cand, opts, in)
 	if err != nil {
 		return badInput{err}
 	}
 	o = confirm(ctx, e, o, base, src, p, opts)
+	update := updateCommand(c)
 	if o.Verdict == pipeline.NoBaseline {
-		o.Report.Notes = append(o.Report.Notes, fmt.Sprintf("No baseline at %s yet: nothing to compare with, so the check passes. Run `update` on the default branch to create it.", c.BaselinePath))
+		o.Report.Notes = append(o.Report.Notes, fmt.Sprintf("No baseline at %s yet: nothing to compare with, so the check passes. `%s` on the default branch creates it.", c.BaselinePath, update))
 	}
 	d := local(e)
 	d.ResultsPath, d.ReportPath = c.Out, c.Report
-	d.FirstRun = fmt.Sprintf("no baseline yet at %s: the check passes; `go run ./cmd/wirebench update` creates one", c.BaselinePath)
+	d.FirstRun = fmt.Sprintf("no baseline yet at %s: the check passes; `%s` creates one", c.BaselinePath, update)
 	if err := d.Deliver(ctx, o); err != nil {
 		return err
 	}
 	return gate(o.Failed())
+}
+
+// deliverBroken writes the report of a check whose code could not be
+// measured (pipeline.Broken) where c says, and fails the gate unless
+// fail-on says never.
+func deliverBroken(ctx context.Context, e *env, c *config.Config, o *pipeline.Outcome) error {
+	d := local(e)
+	d.ReportPath = c.Report
+	if err := d.Deliver(ctx, o); err != nil {
+		return err
+	}
+	return gate(o.Failed())
+}
+
+// updateCommand is the update that makes the baseline check c compares
+// with: the same benchmarks, baseline file and measurement settings.
+func updateCommand(c *config.Config) string {
+	cmd := []string{config.Program, string(config.Update)}
+	add := func(flag, value, unless string) {
+		if value != unless {
+			cmd = append(cmd, "--"+flag, shellQuote(value))
+		}
+	}
+	add("bench", c.Bench, "")
+	add("packages", c.Packages, "./...")
+	add("build-flags", c.BuildFlags, "")
+	add("filter", c.Filter, "")
+	add("baseline", c.BaselinePath, baseline.DefaultPath)
+	if c.Budget > 0 {
+		add("budget", c.Budget.String(), "")
+	}
+	if c.Samples > 0 {
+		add("samples", strconv.Itoa(c.Samples), "")
+	}
+	return strings.Join(cmd, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '.' || r == '/' || r == '-' || r == '_' || r == '=' || r == ':' || r == ',' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // cmdUpdate measures and stores the run as the new reference, adding it to

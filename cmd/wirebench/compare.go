@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/bounded"
+	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
@@ -21,16 +23,18 @@ func cmdCompare(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	oldPath, newPath := c.Args[0], c.Args[1]
-	base, err := loadSide(oldPath)
+	base, baseProcs, err := loadSide(oldPath)
 	if err != nil {
 		return err
 	}
-	cand, err := loadSide(newPath)
+	cand, candProcs, err := loadSide(newPath)
 	if err != nil {
 		return err
 	}
+	opts := c.CompareOptions(false)
+	opts.History = processHistory(base, baseProcs, candProcs)
 	in := report.Input{BaselineSource: oldPath, Title: "wirebench: " + newPath + " against " + oldPath, FailOn: c.FailCondition()}
-	o, err := pipeline.Against(base, cand.Reference, c.CompareOptions(false), in)
+	o, err := pipeline.Against(base, cand.Reference, opts, in)
 	if err != nil {
 		return badInput{err}
 	}
@@ -44,27 +48,55 @@ func cmdCompare(ctx context.Context, e *env, args []string) error {
 
 // loadSide reads one side of a comparison: results (JSON or Go benchmark
 // text), as a baseline of that run alone, or a baseline file, whose
-// history then informs the comparison.
-func loadSide(path string) (*baseline.Baseline, error) {
+// history then informs the comparison. Go benchmark text is the pool of
+// its go test processes (its header lines repeat per process), which are
+// returned too.
+func loadSide(path string) (*baseline.Baseline, []*results.Results, error) {
 	data, err := bounded.ReadFile(path, results.MaxFileBytes)
 	if errors.Is(err, bounded.ErrTooLarge) {
-		return nil, badInput{err}
+		return nil, nil, badInput{err}
 	}
 	if err != nil {
-		return nil, badInputf("read %s: %w", path, unwrapPath(err))
+		return nil, nil, badInputf("read %s: %w", path, unwrapPath(err))
 	}
 	if looksLikeBaseline(data) {
 		b, err := baseline.Decode(path, data, "")
 		if err != nil {
-			return nil, badInput{err}
+			return nil, nil, badInput{err}
 		}
-		return b, nil
+		return b, nil, nil
 	}
 	r, err := results.Read(path, data)
 	if err != nil {
-		return nil, badInput{err}
+		return nil, nil, badInput{err}
 	}
-	return &baseline.Baseline{Suite: r.Suite, Reference: r}, nil
+	var procs []*results.Results
+	if data := bytes.TrimSpace(data); len(data) > 0 && data[0] != '{' {
+		if procs, err = results.ReadBenchProcesses(data, path); err != nil {
+			return nil, nil, badInputf("read %s: %w", path, err)
+		}
+	}
+	return &baseline.Baseline{Suite: r.Suite, Reference: r}, procs, nil
+}
+
+// processHistory is what judges the timings of a comparison with base:
+// its stored history, or, when BASELINE is Go benchmark text, its go test
+// processes, each a run of one code (the same new-run test as a stored
+// history's, compare.History.Processes, which gates with 5 of them); with
+// the candidate's processes, when its text has several, each one more run
+// of its code.
+func processHistory(base *baseline.Baseline, baseProcs, candProcs []*results.Results) *compare.History {
+	h := pipeline.History(base)
+	if len(baseProcs) > 0 {
+		h.Runs, h.Processes = nil, true
+		for _, p := range baseProcs {
+			h.Runs = append(h.Runs, compare.RunOf(p))
+		}
+	}
+	for _, p := range candProcs {
+		h.Candidate = append(h.Candidate, compare.RunOf(p))
+	}
+	return h
 }
 
 // looksLikeBaseline reports whether data is a baseline document (by its

@@ -1,20 +1,24 @@
-// Command action is wirebench: a serialization benchmark suite that
-// guards pull requests against regressions in encoded size, allocations and
-// speed. Under GitHub Actions it is the action's entry point; elsewhere it
-// is an ordinary command-line tool.
+// Command wirebench gates Go benchmarks: a module's own go test
+// benchmarks, or its embedded serialization suite, measured, tested for
+// significant change, and failed on a regression of encoded size,
+// allocations or speed. Under GitHub Actions it is the action's entry
+// point; elsewhere it is an ordinary command-line tool:
+//
+//	go install github.com/wirebench/wirebench/cmd/wirebench@latest
 //
 // Usage:
 //
-//	action                      check against baseline/ if present, else run
-//	action run [flags]          measure the suite and print a table
-//	action compare [flags] OLD NEW
-//	action check [flags]        measure, compare with the baseline, report
-//	action update [flags]       measure and store the new baseline
-//	action merge [flags] SHARDS...
-//	action ab --base DIR [flags]
+//	wirebench                      check the embedded suite against baseline/ if present, else run it
+//	wirebench run [flags]          measure (--bench: your module's benchmarks) and print the run
+//	wirebench compare [flags] BASELINE CANDIDATE
+//	wirebench check [flags]        measure, compare with the baseline, report
+//	wirebench update [flags]       measure and store the new baseline
+//	wirebench merge [flags] SHARDS...
+//	wirebench ab --base DIR [flags]
 //
-// Run `action help` or `action COMMAND -h` for the flags. The commands
-// read their flags (or, under Actions, the action's inputs) into one
-// config.Config, take their benchmarks from a source.Source, and hand the
-// outcome of internal/pipeline to internal/deliver.
+// Run `wirebench help` or `wirebench help COMMAND` for the flags, which
+// internal/config defines. The commands read their flags (or, under
+// Actions, the action's inputs) into one config.Config, take their
+// benchmarks from a source.Source, and hand the outcome of
+// internal/pipeline to internal/deliver.
 package main

@@ -21,8 +21,9 @@ import (
 	"github.com/wirebench/wirebench/internal/source"
 )
 
-// Exit statuses, as documented in the README: 1 when the gate fails
-// (a regression), 2 on bad input or a failure to run.
+// Exit statuses, as documented in the README: 1 when the gate fails (a
+// regression, or benchmarks that do not build or run: the code's
+// failure), 2 on bad input or an error of wirebench's own.
 const (
 	exitOK       = 0
 	exitFail     = 1
@@ -87,8 +88,7 @@ func dispatch(ctx context.Context, e *env, args []string) int {
 	var err error
 	switch name {
 	case "help", "-h", "-help", "--help":
-		config.Help(e.stdout)
-		return exitOK
+		return help(e, args)
 	case "":
 		switch {
 		case e.getenv("GITHUB_ACTIONS") == "true":
@@ -99,7 +99,7 @@ func dispatch(ctx context.Context, e *env, args []string) int {
 	default:
 		run, ok := commands[config.Command(name)]
 		if !ok {
-			err = badInputf("unknown command %q: want %s (see `action help`)", name, commandList())
+			err = badInputf("unknown command %q: want %s (see `%s help`)", name, commandList(), config.Program)
 			break
 		}
 		err = run(ctx, e, args)
@@ -136,7 +136,21 @@ func commandList() string {
 	return s
 }
 
-// cmdActionArgs is `action action`: the action run by hand. It reads the
+// help is `wirebench help [COMMAND]`: the overview, or what COMMAND -h
+// prints.
+func help(e *env, args []string) int {
+	switch {
+	case len(args) == 0:
+		config.Help(e.stdout)
+		return exitOK
+	case len(args) == 1 && commands[config.Command(args[0])] != nil:
+		config.Usage(e.stdout, config.Command(args[0]))
+		return exitOK
+	}
+	return exitCode(e, badInputf("help takes one command of %s, got %q", commandList(), args))
+}
+
+// cmdActionArgs is `wirebench action`: the action run by hand. It reads the
 // inputs from INPUT_* variables, so it takes no flags but -h.
 func cmdActionArgs(ctx context.Context, e *env, args []string) error {
 	if len(args) > 0 {
@@ -163,10 +177,17 @@ func (b badInput) Unwrap() error { return b.err }
 func badInputf(format string, args ...any) error { return badInput{fmt.Errorf(format, args...)} }
 
 func exitCode(e *env, err error) int {
+	var code *source.CodeError
+	var bad badInput
 	switch {
 	case err == nil, errors.Is(err, errHelp):
 		return exitOK
 	case errors.Is(err, errGate):
+		return exitFail
+	case !errors.As(err, &bad) && errors.As(err, &code):
+		// The code measured failed (run, update): the gate's failure,
+		// not wirebench's.
+		fmt.Fprintf(e.stderr, "wirebench: %v\n", err)
 		return exitFail
 	}
 	fmt.Fprintf(e.stderr, "wirebench: %v\n", err)

@@ -108,7 +108,7 @@ func TestCompareCommand(t *testing.T) {
 	}{
 		{"same code passes", []string{"compare", "old.txt", "same.txt"}, 0, "0 regressions"},
 		{"20% slower without history is reported", []string{"compare", "old.txt", "slow.txt"}, 0, "regression (not enforced)"},
-		{"the report says how many runs would gate", []string{"compare", "old.txt", "slow.txt"}, 0, "4 more runs of the baseline"},
+		{"the report says how to make timings gate", []string{"compare", "old.txt", "slow.txt"}, 0, "the baseline holds 1 go test process, of the 5 needed"},
 		{"20% slower against a history fails", []string{"compare", "history.json", "slow.txt"}, 1, "regression"},
 		{"same code against a history passes", []string{"compare", "history.json", "same.txt"}, 0, "0 regressions"},
 		{"fail-on never", []string{"compare", "--fail-on", "never", "history.json", "slow.txt"}, 0, "regression"},

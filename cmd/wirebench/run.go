@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -18,7 +19,7 @@ import (
 func plan(e *env, c *config.Config, ab bool) source.Plan {
 	return source.Plan{
 		Budget: c.MeasureBudget(ab), Samples: c.MeasureSamples(), Filter: c.Filter, Seed: c.Seed, Shard: c.Shard,
-		Progress: e.stderr, Getenv: e.getenv,
+		Progress: e.stderr, Verbose: c.Verbose, Getenv: e.getenv,
 	}
 }
 
@@ -42,13 +43,16 @@ func withNote(notes []string, note string) []string {
 }
 
 // measure gives the source's results; a selection or file problem is bad
-// input.
+// input, code that does not build or run is the code's failure
+// (source.CodeError, exit 1).
 func measure(ctx context.Context, src source.Source, p source.Plan) (*results.Results, []string, error) {
 	r, notes, err := src.Results(ctx, p)
-	if err != nil && ctx.Err() == nil {
-		return nil, nil, badInput{err}
+	var code *source.CodeError
+	switch {
+	case err == nil, ctx.Err() != nil, errors.As(err, &code):
+		return r, notes, err
 	}
-	return r, notes, err
+	return nil, nil, badInput{err}
 }
 
 // commandSource is where a command's benchmarks come from: the module's
@@ -94,14 +98,14 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	return d.Deliver(ctx, pipeline.Run(cand, report.Input{Title: "wirebench: " + src.Title(), Notes: notes}))
 }
 
-// cmdDefault is what `action` with no arguments does outside GitHub
+// cmdDefault is what `wirebench` with no arguments does outside GitHub
 // Actions: the main job on the embedded suite — check against the
 // baseline when the repository has one, otherwise a plain run.
 func cmdDefault(ctx context.Context, e *env) error {
 	if _, err := os.Stat(baseline.DefaultPath); err == nil {
-		fmt.Fprintf(e.stderr, "wirebench: checking against %s (run `action run` to only measure)\n", baseline.DefaultPath)
+		fmt.Fprintf(e.stderr, "wirebench: checking the embedded suite against %s (`wirebench run` only measures; `wirebench help` for your module's benchmarks)\n", baseline.DefaultPath)
 		return cmdCheck(ctx, e, nil)
 	}
-	fmt.Fprintf(e.stderr, "wirebench: no %s: measuring only (`action update` creates a baseline)\n", baseline.DefaultPath)
+	fmt.Fprintf(e.stderr, "wirebench: no %s: measuring the embedded suite only (`wirebench update` stores a baseline; `wirebench help` for your module's benchmarks)\n", baseline.DefaultPath)
 	return cmdRun(ctx, e, []string{"--out", config.ResultFile})
 }

@@ -2,7 +2,7 @@ package main
 
 import "github.com/wirebench/wirebench/internal/sandbox"
 
-// cmdSandbox is `action sandbox --uid U --gid G -- PROGRAM ARGS...`: the
+// cmdSandbox is `wirebench sandbox --uid U --gid G -- PROGRAM ARGS...`: the
 // step between wirebench and code from a pull request (a go build of it,
 // its worker). It drops to the unprivileged user and executes PROGRAM;
 // it is started by wirebench, not by people (see internal/sandbox).

@@ -9,10 +9,10 @@ import (
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
-// cmdWorker is `action worker`: the same-runner A/B mode's worker, a
+// cmdWorker is `wirebench worker`: the same-runner A/B mode's worker, a
 // long-lived process that prepares the suite and answers the orchestrator's
 // requests on stdin/stdout (see internal/worker for the protocol). It is
-// started by `action ab`, not by people.
+// started by `wirebench ab`, not by people.
 func cmdWorker(ctx context.Context, e *env, args []string) error {
 	c, err := parse(e, config.Worker, args)
 	if err != nil {

@@ -168,7 +168,7 @@ func (r *run) respawn(ctx context.Context, aa bool) error {
 		return err
 	}
 	t3 := time.Now()
-	r.progressf(true, "new generation in %s: old workers ended in %s, new ones started in %s, re-warmed in %s",
+	r.chatterf(true, "new generation in %s: old workers ended in %s, new ones started in %s, re-warmed in %s",
 		t3.Sub(t0).Round(10*time.Millisecond), t1.Sub(t0).Round(10*time.Millisecond), t2.Sub(t1).Round(10*time.Millisecond), t3.Sub(t2).Round(10*time.Millisecond))
 	return nil
 }

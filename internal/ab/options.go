@@ -67,8 +67,10 @@ type Options struct {
 	Compare compare.Options
 	// Why is the result's explanation of the method; "" gives a default.
 	Why string
-	// Progress receives progress lines; nil is silent.
+	// Progress receives progress lines; nil is silent. Verbose adds the
+	// chatter: a line per round, generation of workers and plan.
 	Progress io.Writer
+	Verbose  bool
 
 	// Generations is the number of generations of workers the main phase
 	// is split into, each on fresh processes of fresh copies of the

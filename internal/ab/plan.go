@@ -134,7 +134,7 @@ func (r *run) plan(available time.Duration, fixed int) {
 		cost[i] = k * (time.Duration(float64(t.n+t.pre)*r.nsPerOp[t.bench]) + r.opts.Overhead)
 	}
 	round := r.setReps(cost, available)
-	r.progressf(true, "plan: %s", r.planText(round, available))
+	r.chatterf(true, "plan: %s", r.planText(round, available))
 	if rounds := int(available / max(round, 1)); rounds < r.opts.MinRounds && r.opts.Rounds == 0 {
 		r.progressf(true, "the budget fits fewer than %d rounds: the run will take longer (about %s)", r.opts.MinRounds, (time.Duration(r.opts.MinRounds) * round).Round(time.Second))
 	}
@@ -161,7 +161,7 @@ func (r *run) replan(last time.Duration) time.Duration {
 	}
 	available, was := time.Until(until), r.planned
 	round := r.setReps(cost, available)
-	r.progressf(true, "re-planned from the first round's visits (%s, planned %s): %s", last.Round(time.Millisecond), was.Round(time.Millisecond), r.planText(round, available))
+	r.chatterf(true, "re-planned from the first round's visits (%s, planned %s): %s", last.Round(time.Millisecond), was.Round(time.Millisecond), r.planText(round, available))
 	return round
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/human"
 )
 
 // progressf writes a progress line to Options.Progress (if any), at most
@@ -22,6 +23,13 @@ func (r *run) progressf(always bool, format string, args ...any) {
 	fmt.Fprintf(r.opts.Progress, "wirebench: ab: "+format+"\n", args...)
 }
 
+// chatterf is progressf for the lines only Options.Verbose shows.
+func (r *run) chatterf(always bool, format string, args ...any) {
+	if r.opts.Verbose {
+		r.progressf(always, format, args...)
+	}
+}
+
 // aaSummary describes the A/A check's outcome in one line: what was
 // flagged, and the largest change.
 func aaSummary(cs []compare.Comparison) string {
@@ -35,9 +43,9 @@ func aaSummary(cs []compare.Comparison) string {
 			top = &cs[i]
 		}
 	}
-	s := fmt.Sprintf("%d benchmarks, nothing flagged", len(cs))
+	s := human.Plural(len(cs), "benchmark", "benchmarks") + ", nothing flagged"
 	if len(names) > 0 {
-		s = fmt.Sprintf("%d benchmarks, FLAGGED %s", len(cs), strings.Join(names, ", "))
+		s = fmt.Sprintf("%s, FLAGGED %s", human.Plural(len(cs), "benchmark", "benchmarks"), strings.Join(names, ", "))
 	}
 	if top != nil {
 		s += fmt.Sprintf(" (largest change %+.2f%%, %s)", 100*(top.Ratio-1), strings.TrimPrefix(top.Name, "Benchmark"))
@@ -55,9 +63,9 @@ func verdictCounts(cs []compare.Comparison) string {
 			unconfirmed++
 		}
 	}
-	s := fmt.Sprintf("%d timing regressions (%d unconfirmed), %d improvements, %d unchanged, %d inconclusive",
-		n[compare.Regression], unconfirmed, n[compare.Improvement], n[compare.Unchanged], n[compare.Inconclusive])
-	return s
+	return fmt.Sprintf("%s (%d unconfirmed), %s, %d unchanged, %d inconclusive",
+		human.Plural(n[compare.Regression], "timing regression", "timing regressions"), unconfirmed,
+		human.Plural(n[compare.Improvement], "improvement", "improvements"), n[compare.Unchanged], n[compare.Inconclusive])
 }
 
 // onOff describes the A/A check in the first progress line.

@@ -38,12 +38,13 @@ type Outcome struct {
 	Elapsed time.Duration
 }
 
-// ErrSetup marks a failure to set the comparison up (no Go toolchain, a
-// tree that is not a wirebench module, a build that fails). Whether the
-// caller may fall back to the stored baseline depends on whose it is (see
-// Side): a base that cannot be built or run is not the pull request's
-// doing; a head that cannot is, and must fail the check.
-var ErrSetup = errors.New("cannot set up the same-runner A/B comparison")
+// ErrSetup marks a failure to set the benchmarks up (no Go toolchain, a
+// tree that is not a wirebench module, a build that fails), for the
+// comparison or for measuring one tree alone. Whether the caller may fall
+// back to the stored baseline depends on whose it is (see Side): a base
+// that cannot be built or run is not the pull request's doing; a head
+// that cannot is, and must fail the check.
+var ErrSetup = errors.New("cannot build or start the benchmarks")
 
 // SideError is a failure of one build: the base's or the head's.
 type SideError struct {
@@ -168,14 +169,14 @@ func (r *run) setUp(ctx context.Context) error {
 	}
 	r.names, r.missing, r.added = intersect(r.base.Benchmarks, r.head.Benchmarks)
 	if len(r.names) == 0 {
-		return fmt.Errorf("the base build (%d benchmarks) and the head build (%d) have no benchmark in common", len(r.base.Benchmarks), len(r.head.Benchmarks))
+		return fmt.Errorf("the base build (%s) and the head build (%d) have no benchmark in common", human.Plural(len(r.base.Benchmarks), "benchmark", "benchmarks"), len(r.head.Benchmarks))
 	}
 	if err := r.checkBase2(); err != nil {
 		return err
 	}
 	r.aa = len(r.ws) > wBase2
-	r.progressf(true, "%d benchmarks in common (%d only in the base, %d only in the head); budget %s, blocks of %s, floor ±%s; A/A check: %s",
-		len(r.names), len(r.missing), len(r.added), r.opts.Budget, r.opts.Block, human.Percent(r.opts.Compare.Threshold), onOff(r.aa))
+	r.progressf(true, "%s in common (%d only in the base, %d only in the head); budget %s, blocks of %s, floor ±%s; A/A check: %s",
+		human.Plural(len(r.names), "benchmark", "benchmarks"), len(r.missing), len(r.added), r.opts.Budget, r.opts.Block, human.Percent(r.opts.Compare.Threshold), onOff(r.aa))
 	if err := r.warmup(ctx); err != nil {
 		return err
 	}
@@ -231,12 +232,12 @@ func (r *run) warmup(ctx context.Context) error {
 			r.nsPerOp[i] = math.Sqrt(max(b, 1) * max(h, 1))
 			r.bytesOp[i] = max(float64(got[wBase].Bytes)/float64(max(got[wBase].Iterations, 1)), float64(got[wHead].Bytes)/float64(max(got[wHead].Iterations, 1)))
 		}
-		r.progressf(false, "warming up: %d/%d benchmarks", i+1, len(r.names))
+		r.chatterf(false, "warming up: %d/%d benchmarks", i+1, len(r.names))
 	}
 	if err := r.collectAll(ctx); err != nil {
 		return err
 	}
-	r.progressf(true, "warmed up %d benchmarks in %d workers (%s elapsed)", len(r.names), len(r.ws), time.Since(r.start).Round(100*time.Millisecond))
+	r.chatterf(true, "warmed up %d benchmarks in %d workers (%s elapsed)", len(r.names), len(r.ws), time.Since(r.start).Round(100*time.Millisecond))
 	return nil
 }
 

@@ -2,6 +2,7 @@ package ab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
 )
@@ -30,9 +32,15 @@ type SoloOptions struct {
 	Stderr io.Writer
 	// Sandbox runs the workers as its unprivileged user; nil as is.
 	Sandbox *sandbox.Sandbox
-	// Progress receives progress lines; nil is silent.
+	// Progress receives progress lines; nil is silent. Verbose adds a
+	// line per round.
 	Progress io.Writer
+	Verbose  bool
 }
+
+// ErrNoneSelected is returned by Solo when the workers list no benchmark
+// for the selection.
+var ErrNoneSelected = errors.New("no benchmark matches the selection")
 
 // Solo measures the benchmarks of one program the way bench.Runner
 // measures the embedded suite in its own process, for a stored-baseline
@@ -59,13 +67,13 @@ func Solo(ctx context.Context, p Program, o SoloOptions) (*results.Results, erro
 	h := w.Handshake()
 	names := h.Benchmarks
 	if len(names) == 0 {
-		return nil, fmt.Errorf("the benchmarks selected are none")
+		return nil, ErrNoneSelected
 	}
 	progress := o.Progress
 	if progress == nil {
 		progress = io.Discard
 	}
-	fmt.Fprintf(progress, "wirebench: measuring %d benchmarks × %d samples, budget %s\n", len(names), o.Samples, o.Budget)
+	fmt.Fprintf(progress, "wirebench: measuring %s × %d samples, budget %s\n", human.Plural(len(names), "benchmark", "benchmarks"), o.Samples, o.Budget)
 	est := make([]float64, len(names))
 	for i, n := range names {
 		s, err := w.Warmup(ctx, n, o.Warmup)
@@ -74,7 +82,7 @@ func Solo(ctx context.Context, p Program, o SoloOptions) (*results.Results, erro
 		}
 		est[i] = s.NsPerOp()
 	}
-	fmt.Fprintf(progress, "wirebench: warmed up %d benchmarks in %s\n", len(names), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(progress, "wirebench: warmed up %s in %s\n", human.Plural(len(names), "benchmark", "benchmarks"), time.Since(start).Round(time.Millisecond))
 	samples := make([][]bench.Sample, len(names))
 	rng := rand.New(rand.NewPCG(o.Seed, 0x736f6c6f))
 	for k := range o.Samples {
@@ -90,7 +98,9 @@ func Solo(ctx context.Context, p Program, o SoloOptions) (*results.Results, erro
 			samples[i] = append(samples[i], s)
 			est[i] = s.NsPerOp()
 		}
-		fmt.Fprintf(progress, "wirebench: round %d/%d, %s elapsed\n", k+1, o.Samples, time.Since(start).Round(100*time.Millisecond))
+		if o.Verbose {
+			fmt.Fprintf(progress, "wirebench: round %d/%d, %s elapsed\n", k+1, o.Samples, time.Since(start).Round(100*time.Millisecond))
+		}
 	}
 	res := results.New(h.Suite, h.Env)
 	res.Settings = results.Settings{Samples: o.Samples, Budget: o.Budget, Seed: o.Seed, Source: "go test", Elapsed: time.Since(start), Rounds: o.Samples}

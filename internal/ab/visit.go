@@ -45,9 +45,9 @@ func (r *run) roundsUntil(ctx context.Context, deadline time.Time, fixed, least 
 		if !r.replanUntil.IsZero() {
 			last = r.replan(last)
 		}
-		r.progressf(false, "%s: round %d, %s elapsed", label, k+1, time.Since(r.start).Round(time.Second))
+		r.chatterf(false, "%s: round %d, %s elapsed", label, k+1, time.Since(r.start).Round(time.Second))
 	}
-	r.progressf(true, "%s: %s (%s elapsed)", label, human.Plural(k, "round", "rounds"), time.Since(r.start).Round(100*time.Millisecond))
+	r.chatterf(true, "%s: %s (%s elapsed)", label, human.Plural(k, "round", "rounds"), time.Since(r.start).Round(100*time.Millisecond))
 	return k, nil
 }
 

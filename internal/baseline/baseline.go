@@ -229,7 +229,7 @@ var ErrNotExist = errors.New("no baseline yet")
 // Decode parses a baseline. name is used in error messages. suite, when
 // not empty, is the suite the caller expects.
 func Decode(name string, data []byte, suite string) (*Baseline, error) {
-	fix := fmt.Sprintf("restore %s from version control or delete it and run `update` to start a new baseline", name)
+	fix := fmt.Sprintf("restore %s from version control or delete it and run `wirebench update` (in the action: a push to the default branch) to start a new baseline", name)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("baseline %s is empty: %s", name, fix)
 	}
@@ -243,7 +243,7 @@ func Decode(name string, data []byte, suite string) (*Baseline, error) {
 	}
 	switch {
 	case head.Format != Format:
-		return nil, fmt.Errorf("%s is not a wirebench baseline (format %q, want %q): point --baseline at a file written by `update`", name, head.Format, Format)
+		return nil, fmt.Errorf("%s is not a wirebench baseline (format %q, want %q): point --baseline at a file written by `wirebench update`", name, head.Format, Format)
 	case head.Version > Version:
 		return nil, fmt.Errorf("baseline %s has format version %d, newer than this wirebench reads (%d): upgrade wirebench", name, head.Version, Version)
 	case head.Version < 1:

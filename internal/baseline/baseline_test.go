@@ -270,7 +270,7 @@ func TestDecodeValidatesNumbers(t *testing.T) {
 			}
 			_, err := Decode("b.json", data, "")
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "b.json") ||
-				!strings.Contains(err.Error(), "run `update`") || strings.Contains(err.Error(), "\n") {
+				!strings.Contains(err.Error(), "run `wirebench update`") || strings.Contains(err.Error(), "\n") {
 				t.Errorf("err = %v, want one line naming b.json, saying %q and the fix", err, tt.want)
 			}
 		})

@@ -151,13 +151,17 @@ func TestCountsUnderValgrind(t *testing.T) {
 	}
 	// The loop body is a handful of instructions an iteration; the
 	// requests around it a few dozen. The runtime's monitor thread, which
-	// wakes on the clock, is left out, so two blocks of the same loop
-	// count the same to the instruction, whatever the machine is doing.
-	if ir[0] != ir[1] || ir[0] < 4*helperN || ir[0] > 20*helperN {
+	// wakes on the clock, is left out; what it still causes on the block's
+	// thread is a preemption when the block has run 10 ms of wall time
+	// (about 2,000 instructions each, measured: under load a block of this
+	// size meets one or two). Without it two blocks of the same loop count
+	// the same to the instruction.
+	const preemptions = 5000
+	if math.Abs(ir[0]-ir[1]) > preemptions || ir[0] < 4*helperN || ir[0] > 20*helperN {
 		t.Errorf("two blocks of %d iterations counted %v and %v instructions", helperN, ir[0], ir[1])
 	}
-	if r := ir[2] / ir[0]; math.Abs(r-2) > 1e-3 {
-		t.Errorf("twice the iterations counted %v instead of %v (×%.4f)", ir[2], 2*ir[0], r)
+	if d := ir[2] - 2*min(ir[0], ir[1]); math.Abs(d) > 2*preemptions {
+		t.Errorf("twice the iterations counted %v instead of %v (%+v)", ir[2], 2*min(ir[0], ir[1]), d)
 	}
 }
 

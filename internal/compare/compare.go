@@ -39,7 +39,7 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 	h.gate.Speed = h.speedCheck(cand, opts.Confidence)
 	f := testNoisy(ns, shifts, h, countedGate(base, cand), opts)
 	for _, n := range ns {
-		judgeStored(n, opts, f)
+		judgeStored(n, opts, f, &h.gate)
 	}
 	return res, nil
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/stats"
@@ -34,9 +36,26 @@ const MinHistoryRuns = 5
 
 // History is what a stored baseline knows of its past runs: how every
 // benchmark's median moved from run to run, which is what judges a
-// timing measured in one new process.
+// timing measured in one new process. Go benchmark text that holds
+// several go test processes a side is judged the same way, each process
+// a run (Processes, Candidate).
 type History struct {
 	Runs []Run
+	// Processes is set when Runs are the go test processes of the
+	// baseline's own Go benchmark text: each a run of the reference's
+	// code, and the reference the pool of their samples, not one run
+	// besides them.
+	Processes bool
+	// Candidate, when it holds two runs or more, are the go test
+	// processes the candidate's results pool, each one more run of the
+	// candidate's code: its timings are judged on all of them
+	// (stats.NewRuns), not on the pool as one run.
+	Candidate []Run
+}
+
+// RunOf is r as a history records a run: its medians.
+func RunOf(r *results.Results) Run {
+	return Run{Commit: r.Env.Commit, Medians: mediansOf(r)}
 }
 
 // Run is one past run as a baseline's history records it.
@@ -70,6 +89,11 @@ type TimingGate struct {
 	Runs, SameCode int
 	// Needed is MinHistoryRuns.
 	Needed int
+	// Processes is History.Processes: the runs are the baseline file's
+	// go test processes. CandidateRuns is how many runs (processes) the
+	// candidate was judged on: 1 unless History.Candidate gave more.
+	Processes     bool
+	CandidateRuns int
 	// SettingsDiffer lists the harness settings in which the candidate
 	// was measured differently from the reference (results.Harness.Diff).
 	SettingsDiffer []results.Difference
@@ -157,11 +181,15 @@ func (g *TimingGate) SpeedOutside() bool { return g != nil && g.Speed != nil && 
 func (g *TimingGate) MoreRuns() int { return max(g.Needed-g.Runs, 0) }
 
 // historyReason is the note on a timing whose benchmark has runs of
-// history (of Needed) measured like the reference: why it is reported,
+// history (of g.Needed) measured like the reference: why it is reported,
 // not enforced.
-func historyReason(runs, needed int) string {
+func historyReason(runs int, g *TimingGate) string {
+	if g.Processes {
+		return fmt.Sprintf("not enforced: the baseline holds %s of this benchmark, %d needed to estimate how much it moves between processes (one process's samples cannot show it); %s more make it gate",
+			human.Plural(runs, "go test process", "go test processes"), g.Needed, human.Count(g.Needed-runs))
+	}
 	return fmt.Sprintf("not enforced: the baseline's history has %s of this benchmark measured like the reference, %d needed to estimate how much it moves between runs (one run's samples cannot show it); %s more make it gate",
-		human.Plural(runs, "run", "runs"), needed, human.Count(needed-runs))
+		human.Plural(runs, "run", "runs"), g.Needed, human.Count(g.Needed-runs))
 }
 
 // settingsReason is the note on a timing whose candidate was measured
@@ -172,7 +200,11 @@ func settingsReason(d []results.Difference) string {
 
 // speedReason is the note on a timing of a candidate whose speed shift was
 // outside what the history's runs show.
-func speedReason(s *SpeedCheck) string {
+func speedReason(g *TimingGate) string {
+	s := g.Speed
+	if g.Processes {
+		return fmt.Sprintf("not enforced: the candidate's median timing moved ×%.2f against the baseline, outside the ×%.2f to ×%.2f a go test process of the baseline moves: the machine was not in the state it was in for the baseline (load, another machine), which moves benchmarks unlike each other", s.Shift, s.Lo, s.Hi)
+	}
 	return fmt.Sprintf("not enforced: this run's median timing moved ×%.2f against the reference, outside the ×%.2f to ×%.2f a run of the history moves: the machine was not in a state the history measured (load, another runner, a process off its usual speed), which moves benchmarks unlike each other", s.Shift, s.Lo, s.Hi)
 }
 
@@ -191,7 +223,10 @@ func isTiming(unit string) bool {
 type historyModel struct {
 	ref                map[string]map[string]float64
 	replicates, others []modelRun
-	gate               TimingGate
+	// candidate are the candidate's runs when it was judged on several
+	// (History.Candidate), nil otherwise.
+	candidate []modelRun
+	gate      TimingGate
 }
 
 // modelRun is one run of the model: its medians and its typical speed
@@ -206,27 +241,35 @@ type modelRun struct {
 // candidate cand.
 func newHistoryModel(base, cand *results.Results, h *History) *historyModel {
 	harness := base.Harness()
-	m := &historyModel{ref: mediansOf(base), gate: TimingGate{Needed: MinHistoryRuns, SettingsDiffer: harness.Diff(cand.Harness())}}
+	m := &historyModel{ref: mediansOf(base), gate: TimingGate{Needed: MinHistoryRuns, SettingsDiffer: harness.Diff(cand.Harness()), CandidateRuns: 1}}
+	if h == nil {
+		h = &History{}
+	}
 	// The reference is the first replicate, from its own samples (what the
 	// candidate's ratios are to); its entry in the history, when marked,
-	// is that same run and is not counted again.
-	m.replicates = []modelRun{{medians: m.ref}}
-	var runs []Run
-	if h != nil {
-		runs = h.Runs
+	// is that same run and is not counted again. A pool of processes is
+	// no run of its own: its processes are the replicates.
+	if !h.Processes {
+		m.replicates = []modelRun{{medians: m.ref}}
 	}
-	for _, r := range runs {
+	for _, r := range h.Runs {
 		if r.Reference || (r.Harness != nil && len(harness.Diff(*r.Harness)) > 0) {
 			continue
 		}
 		mr := modelRun{medians: r.Medians, shift: typicalShift(r.Medians, m.ref)}
-		if r.Commit != "" && r.Commit == base.Env.Commit {
+		if h.Processes || (r.Commit != "" && r.Commit == base.Env.Commit) {
 			m.replicates = append(m.replicates, mr)
 		} else {
 			m.others = append(m.others, mr)
 		}
 	}
-	m.gate.Runs, m.gate.SameCode = len(m.replicates)+len(m.others), len(m.replicates)
+	if len(h.Candidate) >= 2 {
+		for _, r := range h.Candidate {
+			m.candidate = append(m.candidate, modelRun{medians: r.Medians, shift: typicalShift(r.Medians, m.ref)})
+		}
+		m.gate.CandidateRuns = len(m.candidate)
+	}
+	m.gate.Runs, m.gate.SameCode, m.gate.Processes = len(m.replicates)+len(m.others), len(m.replicates), h.Processes
 	return m
 }
 
@@ -305,11 +348,15 @@ func (m *historyModel) speedCheck(cand *results.Results, confidence float64) *Sp
 		}
 		return out
 	}
-	x := typicalShift(c, m.ref)
-	t, err := stats.NewRun(x, typical(m.replicates), typical(m.others), confidence)
+	xs := []float64{typicalShift(c, m.ref)}
+	if m.candidate != nil {
+		xs = typical(m.candidate)
+	}
+	t, err := stats.NewRuns(xs, typical(m.replicates), typical(m.others), confidence)
 	if err != nil {
 		return nil
 	}
+	x := stat.Mean(xs, nil)
 	centre := x - t.Estimate // the replicates' mean
 	half := (t.Hi - t.Lo) / 2
 	s := &SpeedCheck{Shift: math.Exp(x), Lo: math.Exp(centre - half), Hi: math.Exp(centre + half)}
@@ -358,6 +405,9 @@ func (r *Result) historyShifts(h *historyModel, cand *results.Results, shifts ma
 		med, _ := stats.Median(lrs)
 		sh := &Shift{Estimate: math.Exp(med), Lo: math.NaN(), Hi: math.NaN(), N: len(lrs), Median: true, Applied: true,
 			Reason: "timings are judged against the baseline's history, whose runs each moved as a whole with the machine's speed of the moment: every run, this one too, is judged relative to its own typical speed (the median of its timings' ratios to the reference), so what stands out is a benchmark's own change"}
+		if h.gate.Processes {
+			sh.Reason = "timings are judged by go test processes, each of which moved as a whole with the machine's speed of the moment: every process, the candidate's too, is judged relative to its own typical speed (the median of its timings' ratios to the baseline), so what stands out is a benchmark's own change"
+		}
 		if ci, err := stats.MedianCI(lrs, opts.Confidence); err == nil {
 			sh.Lo, sh.Hi = math.Exp(ci.Lo), math.Exp(ci.Hi)
 		}
@@ -381,20 +431,29 @@ func (r *Result) historyShifts(h *historyModel, cand *results.Results, shifts ma
 // replicates and the other runs, each relative to its run's speed shift
 // when normalized: what the candidate's log ratio is judged against.
 func (m *historyModel) values(name, unit string, normalized bool) (replicates, others []float64) {
-	ref := m.ref
-	collect := func(runs []modelRun) []float64 {
-		var out []float64
-		for _, r := range runs {
-			lr, ok := logRatio(r.medians[name], ref[name], unit)
-			if !ok {
-				continue
-			}
-			if normalized {
-				lr -= r.shift
-			}
-			out = append(out, lr)
+	return m.logRatios(m.replicates, name, unit, normalized), m.logRatios(m.others, name, unit, normalized)
+}
+
+// candidateValues are the log ratios of name's unit to the reference in
+// the candidate's runs when it was judged on several (each relative to its
+// run's speed shift when normalized), nil otherwise.
+func (m *historyModel) candidateValues(name, unit string, normalized bool) []float64 {
+	return m.logRatios(m.candidate, name, unit, normalized)
+}
+
+// logRatios are the log ratios of name's unit to the reference in runs,
+// each relative to its run's speed shift when normalized.
+func (m *historyModel) logRatios(runs []modelRun, name, unit string, normalized bool) []float64 {
+	var out []float64
+	for _, r := range runs {
+		lr, ok := logRatio(r.medians[name], m.ref[name], unit)
+		if !ok {
+			continue
 		}
-		return out
+		if normalized {
+			lr -= r.shift
+		}
+		out = append(out, lr)
 	}
-	return collect(m.replicates), collect(m.others)
+	return out
 }

@@ -115,12 +115,12 @@ func joinNote(a, b string) string {
 }
 
 // judgeStored judges a noisy comparison of a stored baseline by Judge:
-// a timing tested against the history with the sensitivity of the
-// new-run test (see newRunSensitivity), anything else with that of the
-// rank-sum test on the samples as measured; m is the size of the family
-// its p-value was adjusted in (enforced comparisons and those reported
-// only are adjusted apart).
-func judgeStored(n noisy, opts Options, f families) {
+// a timing tested against the history g describes with the sensitivity
+// of the new-run test (see newRunSensitivity), anything else with that of
+// the rank-sum test on the samples as measured; m is the size of the
+// family its p-value was adjusted in (enforced comparisons and those
+// reported only are adjusted apart).
+func judgeStored(n noisy, opts Options, f families, g *TimingGate) {
 	m := f.enforced
 	if n.c.NotEnforced != "" {
 		m = f.reported
@@ -131,12 +131,22 @@ func judgeStored(n noisy, opts Options, f families) {
 	}
 	if n.between == nil {
 		Judge(n.c, opts, m, unpaired{n.p.b, n.p.c})
+		if isTiming(n.c.Unit) && n.c.NotEnforced != "" {
+			// Samples cannot make it gate: runs can (its note says how many).
+			n.c.SamplesNeeded = 0
+		}
 		return
 	}
 	Judge(n.c, opts, m, newRunSensitivity{se: n.between.SE, df: n.between.DF})
 	if n.c.Verdict == Inconclusive && n.c.Note == "" {
+		spread := strings.TrimPrefix(human.Change(math.Expm1(n.between.S), 1), "+")
+		if g.Processes {
+			n.c.Note = fmt.Sprintf("this benchmark moves ±%s between go test processes (%s of the baseline, %s of the candidate, %s): more processes, not more samples (-count), narrow it down",
+				spread, human.Count(n.c.HistoryRuns), human.Count(g.CandidateRuns), dfText(n.between.DF))
+			return
+		}
 		n.c.Note = fmt.Sprintf("this benchmark moves ±%s between runs (%s of history, %s): more runs of history, not more samples, narrow it down",
-			strings.TrimPrefix(human.Change(math.Expm1(n.between.S), 1), "+"), human.Plural(n.c.HistoryRuns, "run", "runs"), dfText(n.between.DF))
+			spread, human.Plural(n.c.HistoryRuns, "run", "runs"), dfText(n.between.DF))
 	}
 }
 
@@ -165,14 +175,24 @@ func (newRunSensitivity) SamplesFor(effect, level, power float64) int { return 0
 
 // unpaired is the Sensitivity of the rank-sum test on a baseline's samples
 // b and a candidate's n. It works on ratios of samples, so with a zero
-// on either side it cannot say.
+// on either side it cannot say; nor when their robust spread
+// (stats.LogSpread) is zero, most samples equal and a few not (an
+// allocation count that now and then allocates more): the detectable
+// change would come out as 0, and the samples to resolve it as what
+// complete separation needs, beside a comparison that was not decided.
 type unpaired struct{ b, n []float64 }
 
-func (u unpaired) positive() bool { return slices.Min(u.b) > 0 && slices.Min(u.n) > 0 }
+func (u unpaired) estimable() bool {
+	if !(slices.Min(u.b) > 0 && slices.Min(u.n) > 0) {
+		return false
+	}
+	s, err := stats.LogSpread(u.b, u.n)
+	return err == nil && s > 0
+}
 
 // MDE is stats.MDE of the samples.
 func (u unpaired) MDE(level, power float64) (float64, bool) {
-	if !u.positive() {
+	if !u.estimable() {
 		return 0, false
 	}
 	mde, err := stats.MDE(u.b, u.n, level, power)
@@ -181,7 +201,7 @@ func (u unpaired) MDE(level, power float64) (float64, bool) {
 
 // SamplesFor is stats.SamplesFor of the samples.
 func (u unpaired) SamplesFor(effect, level, power float64) int {
-	if !u.positive() {
+	if !u.estimable() {
 		return 0
 	}
 	k, err := stats.SamplesFor(u.b, u.n, effect, level, power)

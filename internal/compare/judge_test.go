@@ -3,6 +3,8 @@ package compare
 import (
 	"math"
 	"testing"
+
+	"github.com/wirebench/wirebench/internal/results"
 )
 
 // fixedSensitivity records the level Judge asks about and answers with
@@ -100,5 +102,45 @@ func TestJudge(t *testing.T) {
 				t.Errorf("MDE asked at level %v, want alpha/m = 0.002", level)
 			}
 		})
+	}
+}
+
+// TestZeroSpreadSaysNothing: allocations that are the same in most
+// samples and not in a few have a robust spread of zero, from which a
+// detectable change of 0 and a sample count from complete separation
+// alone would follow, beside a comparison that was not decided ("could
+// detect ±0.0%, 5 samples a side would resolve it"): neither is given.
+// Samples that spread give both.
+func TestZeroSpreadSaysNothing(t *testing.T) {
+	run := func(bytes ...float64) *results.Results {
+		r := results.New("go test", results.Env{})
+		b := results.Benchmark{Pkg: "example.com/x", Name: "BenchmarkMarshal"}
+		for i, v := range bytes {
+			b.Add(results.UnitBytesPerOp, v)
+			b.Iterations = append(b.Iterations, int64(1000+100*i)) // batch sizes that differ: not exact
+		}
+		r.Benchmarks = append(r.Benchmarks, b)
+		return r
+	}
+	tests := []struct {
+		name       string
+		base, cand []float64
+		says       bool
+	}{
+		{"ties and a few others", []float64{56, 56, 56, 56, 56, 56, 56}, []float64{56, 56, 56, 56, 70, 70, 80}, false},
+		{"samples that spread", []float64{50, 56, 61, 53, 58, 49, 60}, []float64{55, 62, 70, 58, 66, 54, 69}, true},
+	}
+	for _, tt := range tests {
+		res, err := Compare(run(tt.base...), run(tt.cand...), Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := res.Comparisons[0]
+		if c.Kind != Noisy || c.Verdict != Inconclusive {
+			t.Fatalf("%s: %s %s, want an inconclusive noisy comparison", tt.name, c.Kind, c.Verdict)
+		}
+		if says := !math.IsNaN(c.MDE) && c.SamplesNeeded > 0; says != tt.says {
+			t.Errorf("%s: could detect %v, %d samples a side; want them given: %v", tt.name, c.MDE, c.SamplesNeeded, tt.says)
+		}
 	}
 }

@@ -123,7 +123,9 @@ func testNoisy(ns []noisy, shifts map[int]*Shift, h *historyModel, counted strin
 // run, its log ratio to the reference (relative to its machine's speed
 // shift when normalised) judged by stats.NewRun against the same log
 // ratios of the reference's replicates and of the history's other runs
-// (each relative to its own run's speed shift when normalised). The
+// (each relative to its own run's speed shift when normalised); a
+// candidate judged on several runs (History.Candidate) is their mean,
+// by stats.NewRuns. The
 // estimate becomes the change against the replicates' mean, with the
 // interval of the new-run test. With fewer than MinHistoryRuns runs of the
 // benchmark there is no estimate of its spread between runs: the
@@ -140,11 +142,11 @@ func (h *historyModel) testTiming(n *noisy, cand []float64, confidence float64) 
 	short := c.HistoryRuns < h.gate.Needed
 	switch {
 	case short:
-		c.NotEnforced = historyReason(c.HistoryRuns, h.gate.Needed)
+		c.NotEnforced = historyReason(c.HistoryRuns, &h.gate)
 	case !h.gate.SettingsMatch():
 		c.NotEnforced = settingsReason(h.gate.SettingsDiffer)
 	case h.gate.SpeedOutside():
-		c.NotEnforced = speedReason(h.gate.Speed)
+		c.NotEnforced = speedReason(&h.gate)
 	}
 	switch {
 	case c.Note != "":
@@ -158,7 +160,11 @@ func (h *historyModel) testTiming(n *noisy, cand []float64, confidence float64) 
 		return
 	}
 	x := math.Log(c.Ratio)
-	t, err := stats.NewRun(x, replicates, others, confidence)
+	xs := h.candidateValues(c.Name, c.Unit, c.Normalized)
+	if len(xs) < 2 {
+		xs = []float64{x}
+	}
+	t, err := stats.NewRuns(xs, replicates, others, confidence)
 	if err != nil {
 		c.Note = "no test against the history: " + err.Error()
 		return

@@ -223,15 +223,20 @@ const (
 // Failed reports whether the result meets the fail-on condition: a
 // regression that fails the run (see Fails).
 func (r *Result) Failed(on FailOn) bool {
-	if on != FailOnRegression {
-		return false
-	}
+	return on == FailOnRegression && len(r.Failing()) > 0
+}
+
+// Failing returns the regressions that fail the run under
+// FailOnRegression: enforced (see Enforced) and, for timings that were
+// re-measured, reproduced.
+func (r *Result) Failing() []Comparison {
+	var out []Comparison
 	for _, c := range r.Comparisons {
 		if r.Fails(c) {
-			return true
+			out = append(out, c)
 		}
 	}
-	return false
+	return out
 }
 
 // Fails reports whether c fails the run under fail-on regression: a

@@ -151,6 +151,9 @@ func normalizeChoice(baseEnv, candEnv results.Env, normalize Normalize) (bool, s
 	switch {
 	case len(machine) > 0:
 		return true, "the two runs ran on different machines (" + diffFields(machine) + ")"
+	case baseEnv.Machine == "" && candEnv.Machine == "" && baseEnv.CPU != "":
+		// Go benchmark text names the CPU, never the host.
+		return false, "both runs record the same CPU (" + baseEnv.CPU + ") and neither its host; taken to be the same machine (use --normalize always if not)"
 	case baseEnv.Machine == "" && candEnv.Machine == "":
 		return false, "neither run records its machine; assumed the same (use --normalize always if not)"
 	}

@@ -93,8 +93,10 @@ type Config struct {
 	// separated by spaces.
 	Bench, Packages, BuildFlags string
 
-	// Output.
+	// Output. Verbose also writes the workers' own output and the
+	// chatter of every round and generation on stderr.
 	Out, Format, Plots, Report string
+	Verbose                    bool
 
 	// Comparing.
 	Threshold, SizeThreshold, AllocThreshold, Alpha float64
@@ -151,6 +153,9 @@ func (c *Config) flagSet(cmd Command, failed func(name, value string, err error)
 			continue
 		}
 		v := s.value(c)
+		if pc, ok := v.(interface{ forCommand(Command) flag.Value }); ok {
+			v = pc.forCommand(cmd) // a value that depends on the command
+		}
 		if err := v.Set(s.defaultFor(cmd)); err != nil && s.defaultFor(cmd) != "" {
 			panic(fmt.Sprintf("config: default %q of %s: %v", s.defaultFor(cmd), s.name, err))
 		}
@@ -180,7 +185,7 @@ func Parse(cmd Command, args []string) (*Config, error) {
 		case bad != nil:
 			err = bad
 		}
-		return nil, fmt.Errorf("%w (see `action %s -h`)", err, cmd)
+		return nil, fmt.Errorf("%w (see `%s %s -h`)", err, Program, cmd)
 	}
 	c.Args = fs.Args()
 	return c, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -137,7 +138,8 @@ func TestParse(t *testing.T) {
 		{Compare, []string{"--threshold", "5", "a", "b"}, nil, "ambiguous"},
 		{Compare, []string{"--alpha", "2", "a", "b"}, nil, "alpha"},
 		{Compare, []string{"a"}, nil, "needs two files"},
-		{Run, []string{"--format", "markdown"}, nil, "run writes"},
+		{Run, []string{"--format", "markdown"}, nil, `--format "markdown" is not valid: want text, table, bench or json`},
+		{Compare, []string{"--format", "bench", "a", "b"}, nil, `--format "bench" is not valid: want text, markdown or json`},
 		{AB, []string{"--base", "b", "--format", "xml"}, nil, "xml"},
 		{AB, nil, nil, "ab needs --base DIR"},
 		{Run, []string{"extra"}, nil, "takes no arguments"},
@@ -176,7 +178,7 @@ func TestUsage(t *testing.T) {
 	var b bytes.Buffer
 	Help(&b)
 	for _, c := range Commands {
-		if !strings.Contains(b.String(), "  "+string(c)+" ") {
+		if !strings.Contains(b.String(), "  "+Program+" "+string(c)) {
 			t.Errorf("help does not list %s:\n%s", c, b.String())
 		}
 	}
@@ -197,8 +199,60 @@ func TestUsage(t *testing.T) {
 		if n == 0 && cmd != Compare {
 			t.Errorf("%s has no flags", cmd)
 		}
-		if strings.Contains(u.String(), "-shard merge") || strings.Contains(u.String(), "`") {
-			t.Errorf("usage of %s has a stray placeholder:\n%s", cmd, u.String())
+		if strings.Contains(u.String(), "-shard merge") || strings.Contains(u.String(), "`") || !strings.HasPrefix(u.String(), "usage: "+Program+" "+string(cmd)) {
+			t.Errorf("usage of %s has a stray placeholder or another name:\n%s", cmd, u.String())
+		}
+	}
+}
+
+// TestUsageTrue: what a command's usage offers, the command accepts.
+// Every --flag its text names is one of its flags; every format its
+// -format help offers passes Parse and Validate, and every format it
+// accepts is offered; its usage says nothing of settings it does not take
+// (A/B budgets in run, the embedded suite's datasets as its only source).
+func TestUsageTrue(t *testing.T) {
+	dashed := regexp.MustCompile(`--([a-z][a-z-]*)`)
+	allFormats := append(slices.Clone(resultFormats), comparisonFormats...)
+	for _, cmd := range append(slices.Clone(Commands), Action) {
+		var u bytes.Buffer
+		Usage(&u, cmd)
+		text := u.String()
+		var c Config
+		fs := c.FlagSet(cmd)
+		for _, m := range dashed.FindAllStringSubmatch(text, -1) {
+			if fs.Lookup(m[1]) == nil {
+				t.Errorf("usage of %s names --%s, which %s does not take", cmd, m[1], cmd)
+			}
+		}
+		if fs.Lookup("format") == nil {
+			continue
+		}
+		_, formatHelp, _ := strings.Cut(text, "  -format\n")
+		formatHelp, _, _ = strings.Cut(formatHelp, "\n  -")
+		formatHelp = strings.Join(strings.Fields(formatHelp), " ")
+		for _, f := range allFormats {
+			offered := strings.Contains(formatHelp, " "+f+" (")
+			args := []string{"--format", f}
+			if cmd == Compare {
+				args = append(args, "a", "b")
+			}
+			if cmd == AB {
+				args = append(args, "--base", "b")
+			}
+			pc, err := Parse(cmd, args)
+			if err == nil {
+				err = pc.Validate(cmd)
+			}
+			if accepted := err == nil; offered != accepted {
+				t.Errorf("%s -format %s: offered %v, accepted %v (%v)\n%s", cmd, f, offered, accepted, err, formatHelp)
+			}
+		}
+	}
+	var run bytes.Buffer
+	Usage(&run, Run)
+	for _, wrong := range []string{"A/B", "4m", "only the embedded"} {
+		if strings.Contains(run.String(), wrong) {
+			t.Errorf("usage of run says %q:\n%s", wrong, run.String())
 		}
 	}
 }

@@ -18,11 +18,21 @@ type setting struct {
 	// def is the default; defFor overrides it for some commands.
 	def    string
 	defFor map[Command]string
-	help   string
-	value  func(c *Config) flag.Value
+	// help says what it is; helpFor overrides it for some commands, so
+	// that each command's usage says what it does there.
+	help    string
+	helpFor map[Command]string
+	value   func(c *Config) flag.Value
 }
 
 func (s setting) takes(cmd Command) bool { return slices.Contains(s.cmds, cmd) }
+
+func (s setting) helpOf(cmd Command) string {
+	if h, ok := s.helpFor[cmd]; ok {
+		return h
+	}
+	return s.help
+}
 
 func (s setting) defaultFor(cmd Command) string {
 	if d, ok := s.defFor[cmd]; ok {
@@ -38,24 +48,56 @@ var (
 	comparisonFormats = []string{"text", "markdown", "json"}
 )
 
+// formatHelp is the format setting's help for a command that writes
+// formats: each of them, said once.
+func formatHelp(formats []string) string {
+	what := map[string]string{
+		"text":     "text (a table of the run)",
+		"table":    "table (the same)",
+		"bench":    "bench (the Go benchmark format, one line a sample, for benchstat and compare)",
+		"json":     "json (the results)",
+		"markdown": "markdown (the report)",
+	}
+	if slices.Equal(formats, comparisonFormats) {
+		what["text"] = "text (the comparison, like benchstat)"
+		what["json"] = "json (the comparison, see internal/report/json.md)"
+	}
+	var parts []string
+	for _, f := range formats {
+		parts = append(parts, what[f])
+	}
+	return "output on stdout: " + orList(parts)
+}
+
 // settings is the one definition of every setting of every command.
 var settings = []setting{
 	// Measuring.
 	{name: "budget", cmds: []Command{Run, Check, Update, AB, Action},
 		def: "60s", defFor: map[Command]string{AB: "4m", Action: "", Check: ""},
-		help:  "time the measurement should take, warm-up included; empty: against a stored baseline the baseline's own (timings of another budget are reported, not enforced), else 60s; 4m in the same-runner A/B mode (whose builds and confirmation come on top)",
+		help: "time the measurement should take, warm-up included; empty: against a stored baseline the baseline's own (timings of another budget are reported, not enforced), else 60s; 4m in the same-runner A/B mode (whose builds and confirmation come on top)",
+		helpFor: map[Command]string{
+			Run:    "time the measurement should take, warm-up included",
+			Update: "time the measurement should take, warm-up included (checks against the baseline measure with the same unless told otherwise)",
+			Check:  "time the measurement should take, warm-up included; empty: the baseline's own (timings measured with another budget are reported, not enforced), 60s without one",
+			AB:     "time the measurement of both builds should take (the builds, and the confirmation of flagged changes, come on top)",
+		},
 		value: func(c *Config) flag.Value { return duration{p: &c.Budget} }},
 	{name: "samples", cmds: []Command{Run, Check, Update, Action}, def: "15", defFor: map[Command]string{Check: "", Action: ""},
-		help:  "samples per benchmark (one per interleaved round); empty: against a stored baseline the baseline's own (timings of another count are reported, not enforced), else 15",
+		help: "samples per benchmark (one per interleaved round); empty: against a stored baseline the baseline's own (timings of another count are reported, not enforced), else 15",
+		helpFor: map[Command]string{
+			Run:    "samples per benchmark, one per interleaved round",
+			Update: "samples per benchmark, one per interleaved round (checks against the baseline measure with the same unless told otherwise)",
+			Check:  "samples per benchmark, one per interleaved round; empty: the baseline's own (timings measured with another count are reported, not enforced), 15 without one",
+		},
 		value: func(c *Config) flag.Value { return count{p: &c.Samples, min: 2} }},
 	{name: "filter", cmds: []Command{Run, Check, Update, AB, Worker, Action},
-		help:  "regular expression selecting benchmarks by name; opt-in datasets run only when named",
+		help:  "the embedded suite: a regular expression selecting its benchmarks by name; opt-in datasets run only when named (your module's benchmarks: bench)",
 		value: func(c *Config) flag.Value { return pattern{&c.Filter} }},
 	{name: "bench", cmds: []Command{Run, Check, Update, AB, Action},
-		help:  "your module's own benchmarks to gate: a regular expression with the meaning of go test -bench (level by level on /); empty: wirebench's embedded serialization suite",
+		help:  "your module's own go test benchmarks: a regular expression with the meaning of go test -bench (level by level on /), checked against the benchmark functions before anything is built; empty: wirebench's embedded serialization suite",
 		value: func(c *Config) flag.Value { return pattern{&c.Bench} }},
 	{name: "packages", cmds: []Command{Run, Check, Update, AB, Action}, def: "./...",
-		help:  "with bench: the Go package patterns whose benchmarks run, separated by spaces, relative to the module (the workspace)",
+		help:  "with bench: the Go package patterns whose benchmarks run, separated by spaces, relative to the module's directory (in the action, the workspace)",
 		value: func(c *Config) flag.Value { return stringValue{&c.Packages} }},
 	{name: "build-flags", cmds: []Command{Run, Check, Update, AB, Action},
 		help:  "with bench: flags for building the test binaries, separated by spaces (e.g. -tags=integration)",
@@ -70,19 +112,25 @@ var settings = []setting{
 		help:  "with a counted metric, the worker processes each build is counted in (processes are the replicates: a count moves between processes with map order and hash seeds); empty: 5, and 3 for benchmarks whose one operation takes 10 ms or more, or a check's baseline's own",
 		value: func(c *Config) flag.Value { return count{p: &c.Processes, min: 2} }},
 	{name: "shard", cmds: []Command{Run, Check, Update, Action},
-		help:  "measure only shard I of N of the suite (I/N), for a job matrix; merge the shards' results with mode merge",
+		help:  "measure only shard I of N of the embedded suite (I/N), for a job matrix; merge the shards' results with merge (in the action, mode merge)",
 		value: func(c *Config) flag.Value { return shardValue{&c.Shard} }},
 
 	// Output.
 	{name: "out", cmds: []Command{Run, Check, Update, Merge, AB},
-		defFor: map[Command]string{Check: ResultFile, Merge: ResultFile},
-		help:   "also write the results as JSON to this file (ab: the head's, one sample per pair)",
-		value:  func(c *Config) flag.Value { return stringValue{&c.Out} }},
+		defFor:  map[Command]string{Check: ResultFile, Merge: ResultFile},
+		help:    "also write the results as JSON to this file",
+		helpFor: map[Command]string{AB: "also write the head's results as JSON to this file, one sample per pair"},
+		value:   func(c *Config) flag.Value { return stringValue{&c.Out} }},
 	{name: "format", cmds: []Command{Run, Compare, AB}, def: "text",
-		help:  "output on stdout: text (a table of the run, or a comparison like benchstat), markdown (comparisons), bench (the Go benchmark format of a run, for benchstat) or json",
-		value: func(c *Config) flag.Value { return formatValue{&c.Format} }},
+		help:    "output on stdout",
+		helpFor: map[Command]string{Run: formatHelp(resultFormats), Compare: formatHelp(comparisonFormats), AB: formatHelp(comparisonFormats)},
+		value:   func(c *Config) flag.Value { return formatValue{p: &c.Format} }},
+	{name: "v", cmds: []Command{Run, Check, Update, AB}, def: "false",
+		help:  "verbose: also print what the workers print (their PASS lines, a benchmark's own output) and a line per round, generation of workers and plan",
+		value: func(c *Config) flag.Value { return boolValue{&c.Verbose} }},
 	{name: "plots", cmds: []Command{Run, Update},
-		help:  "also draw the results as PNG charts into this directory (update: every benchmark's history, in its history subdirectory)",
+		help:    "also draw the results as PNG charts into this directory",
+		helpFor: map[Command]string{Update: "also draw every benchmark's history as PNG charts, in the history subdirectory of this directory"},
 		value: func(c *Config) flag.Value { return stringValue{&c.Plots} }},
 	{name: "report", cmds: []Command{Check, Merge, AB},
 		defFor: map[Command]string{Check: ReportFile, Merge: ReportFile},

@@ -7,55 +7,72 @@ import (
 	"text/tabwriter"
 )
 
+// Program is the name of wirebench's binary (go install
+// .../cmd/wirebench), as every message, hint and usage names it.
+const Program = "wirebench"
+
 // about describes a command for help: its arguments and what it does.
 type about struct {
 	args, summary, detail string
 }
 
 var commandAbout = map[Command]about{
-	Run: {"", "measure the suite and print a table (or --format bench|json)",
-		"Measures the embedded suite in interleaved rounds and prints the run."},
-	Compare: {"BASELINE CANDIDATE", "compare two results files (JSON, baseline or Go benchmark text)",
-		"Each side is a wirebench results or baseline JSON file, or Go benchmark text (go test -bench output)."},
+	Run: {"", "measure your module's benchmarks (--bench) or the embedded suite; print the run",
+		"Measures a module's own go test benchmarks (--bench, in --packages, from the module's directory) or, without --bench, wirebench's embedded serialization suite, in interleaved rounds, and prints the run. Nothing is compared or stored."},
+	Compare: {"BASELINE CANDIDATE", "compare two files: results, baseline or Go benchmark text",
+		"Each side is a wirebench results or baseline JSON file, or Go benchmark text (go test -bench output, or run --format bench). Sizes and allocations gate always. Timings gate against a baseline file's history of 5 runs or more, or when BASELINE is Go benchmark text of 5 go test processes or more, each a run (the header lines repeat per process): for i in 1 2 3 4 5; do go test -run '^$' -bench . -count 2 ./...; done > old.txt, and the same for CANDIDATE. The samples of one process (-count=N) are reported, not enforced: a benchmark moves from one process to the next by more than one process's samples show."},
 	Check: {"", "measure, compare with the stored baseline, report, pass or fail",
-		"Reads the baseline first (a corrupt file fails in a second), measures, compares and writes the report. No baseline yet passes."},
-	Update: {"", "measure and store the new baseline",
-		"Measures and stores the run as the baseline's reference, adding it to the bounded history. A corrupt baseline is an error and is left untouched."},
+		"Reads the baseline first (a corrupt file fails in a second), measures like run (with the baseline's budget and samples unless given), compares, and writes the report and the results. No baseline yet passes; update makes one. Benchmarks that do not build or run fail the check with a report."},
+	Update: {"", "measure and store the run as the new baseline",
+		"Measures like run and stores the run as the baseline's reference, adding it to the bounded history. A corrupt baseline is an error and is left untouched."},
 	Merge: {"SHARD_RESULTS...", "merge a job matrix's shards (run --shard I/N), then compare like check",
 		"Merges the results of the shards of a job matrix (files, or directories of *.json) and, when a baseline exists, compares and reports like check."},
-	AB: {"--base DIR [--head DIR]", "build two source trees and compare them same-runner, pair by pair",
-		"Builds both trees (wirebench's ./cmd/wirebench, or with --bench your module's test binaries), runs both on this machine alternating in short blocks, and compares them pair by pair (see docs/ab-mode.md, docs/your-benchmarks.md)."},
+	AB: {"--base DIR [--head DIR]", "build two source trees and compare them on this machine, pair by pair",
+		"Builds both trees (with --bench a test binary per package of your module; without, the embedded suite's command, ./cmd/wirebench), runs both on this machine alternating in short blocks, and compares them pair by pair, with an A/A check and a confirmation of what it flags (see docs/ab-mode.md, docs/your-benchmarks.md). A head that does not build or run fails with a report."},
 	Worker: {"", "the A/B mode's worker (started by ab, not by people)",
 		"Serves the suite's benchmarks to the A/B orchestrator over stdin and stdout (see internal/worker)."},
 	Action: {"", "run as the GitHub Action (reads INPUT_* like flags)",
 		"What wirebench does under GitHub Actions: every action input INPUT_NAME is read as the flag -name."},
 }
 
-// Help writes the overview of every command.
+// Help writes the overview of every command: what wirebench is for, each
+// command's synopsis and summary, and the exit statuses.
 func Help(w io.Writer) {
-	fmt.Fprint(w, "wirebench: serialization benchmarks that gate pull requests.\n\nCommands:\n")
+	fmt.Fprintf(w, "%s gates Go benchmarks: your module's own go test benchmarks, or its embedded\nserialization suite, measured, tested for significant change, and failed on a\nregression of encoded size, allocations or speed.\n\nUsage:\n", Program)
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
 	for _, c := range Commands {
-		fmt.Fprintf(tw, "  %s\t%s\n", c, commandAbout[c].summary)
+		fmt.Fprintf(tw, "  %s\t%s\n", strings.TrimSuffix(Program+" "+string(c)+" "+commandAbout[c].args, " "), commandAbout[c].summary)
 	}
 	tw.Flush()
-	fmt.Fprint(w, `
-With no command, wirebench checks against baseline/ when it exists and
-otherwise runs the suite; under GitHub Actions it runs as the action.
-"action COMMAND -h" lists a command's flags.
+	fmt.Fprintf(w, `
+Your module's benchmarks, from its directory:
 
-Exit status: 0 ok, 1 a regression failed the gate, 2 bad input or error.
-`)
+  %[1]s ab --base ../base --bench .    this tree against a checkout of the base, side by side
+  %[1]s update --bench .               measure and store baseline/default.json
+  %[1]s check --bench .                measure and compare with it
+
+With no command, %[1]s checks its embedded suite against baseline/default.json
+when it exists and otherwise measures it; under GitHub Actions it runs as the
+action. "%[1]s help COMMAND" or "%[1]s COMMAND -h" lists a command's flags.
+
+Exit status: 0 ok; 1 the gate failed: a regression, or benchmarks that do not
+build or run; 2 bad input or an error of %[1]s's own.
+`, Program)
 }
 
-// Usage writes cmd's synopsis, description and flags.
+// Usage writes cmd's synopsis, description and flags, each flag's help
+// as it applies to cmd.
 func Usage(w io.Writer, cmd Command) {
 	a := commandAbout[cmd]
-	syn := "usage: action " + string(cmd) + " [flags]"
+	syn := "usage: " + Program + " " + string(cmd) + " [flags]"
 	if a.args != "" {
 		syn += " " + a.args
 	}
-	fmt.Fprintf(w, "%s\n\n%s\n\nFlags:\n", syn, a.detail)
+	fmt.Fprintf(w, "%s\n\n", syn)
+	for _, line := range wrap(a.detail, 76) {
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprint(w, "\nFlags:\n")
 	for _, s := range settings {
 		if !s.takes(cmd) {
 			continue
@@ -65,7 +82,7 @@ func Usage(w io.Writer, cmd Command) {
 			name += ", -" + al
 		}
 		fmt.Fprintln(w, name)
-		help := s.help
+		help := s.helpOf(cmd)
 		if d := s.defaultFor(cmd); d != "" {
 			help += " (default " + d + ")"
 		}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"slices"
 
@@ -22,17 +23,30 @@ func (v shardValue) Set(s string) error {
 	return nil
 }
 
-// formatValue is one of the output formats; which ones a command writes is
-// checked by Validate.
-type formatValue struct{ p *string }
+// formatValue is one of the output formats a command writes (allowed,
+// set by forCommand): a refused one is told what that command writes.
+type formatValue struct {
+	p       *string
+	allowed []string
+}
 
 func (v formatValue) String() string { return deref(v.p) }
 func (v formatValue) Set(s string) error {
-	if !slices.Contains(resultFormats, s) && !slices.Contains(comparisonFormats, s) {
-		return fmt.Errorf("want %s", orList(append(slices.Clone(comparisonFormats), "bench")))
+	if !slices.Contains(v.allowed, s) {
+		return fmt.Errorf("want %s", orList(v.allowed))
 	}
 	*v.p = s
 	return nil
+}
+
+// forCommand is v for cmd: run writes results, compare and ab
+// comparisons.
+func (v formatValue) forCommand(cmd Command) flag.Value {
+	v.allowed = comparisonFormats
+	if cmd == Run {
+		v.allowed = resultFormats
+	}
+	return v
 }
 
 // Validate checks what no single setting can: the arguments, and settings
@@ -59,12 +73,6 @@ func (c *Config) Validate(cmd Command) error {
 		if len(c.Args) > 0 && cmd != Action {
 			bad("%s takes no arguments, got %q", cmd, c.Args)
 		}
-	}
-	switch {
-	case cmd == Run && !slices.Contains(resultFormats, c.Format):
-		bad("--format %s: run writes %s", c.Format, orList(resultFormats))
-	case (cmd == Compare || cmd == AB) && !slices.Contains(comparisonFormats, c.Format):
-		bad("--format %s: %s writes %s", c.Format, cmd, orList(comparisonFormats))
 	}
 	if cmd == Action {
 		errs = append(errs, c.validateAction()...)

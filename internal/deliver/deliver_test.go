@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,9 +75,12 @@ func TestLocal(t *testing.T) {
 		{"run bench", pipeline.Run(runOf(26), report.Input{}), "bench", "BenchmarkSerialize/codec=raw/dataset=small\t", "", ""},
 		{"no baseline", outcome(t, nil, runOf(26)), "text", "FIRST RUN", "report written", "No baseline yet"},
 		{"pass", outcome(t, runOf(26), runOf(26)), "text", "0 regressions", "", "No regressions"},
-		{"fail", outcome(t, runOf(26), runOf(32)), "text", "B/msg", "1 regression(s) against b.json", "1 regression"},
+		{"fail", outcome(t, runOf(26), runOf(32)), "text", "B/msg", "the gate failed: 1 regression against b.json", "1 regression"},
 		{"fail json", outcome(t, runOf(26), runOf(32)), "json", `"verdict": "fail"`, "", "1 regression"},
 		{"fail markdown", outcome(t, runOf(26), runOf(32)), "markdown", "### ❌ 1 regression", "", "1 regression"},
+		{"broken", pipeline.Broken(report.Input{Title: "wirebench: go test -bench . ./..."}, "The benchmarks could not be measured",
+			errors.New("build the tests of example.com/x: exit status 1\nx.go:3:1: syntax error")), "text",
+			"The benchmarks could not be measured: nothing was compared, the gate failed\nbuild the tests of example.com/x", "report written", "x.go:3:1: syntax error"},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,7 +93,7 @@ func TestLocal(t *testing.T) {
 			if !strings.Contains(stdout.String(), tt.stdout) || !strings.Contains(stderr.String(), tt.stderr) {
 				t.Errorf("%d: stdout %q, stderr %q; want %q and %q", i, stdout.String(), stderr.String(), tt.stdout, tt.stderr)
 			}
-			if _, err := results.Load(l.ResultsPath); err != nil {
+			if _, err := results.Load(l.ResultsPath); err != nil && tt.o.Report.Candidate != nil {
 				t.Errorf("results file: %v", err)
 			}
 			md, err := os.ReadFile(l.ReportPath)

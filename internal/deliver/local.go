@@ -6,7 +6,9 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/history"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/plot"
 	"github.com/wirebench/wirebench/internal/report"
@@ -47,15 +49,18 @@ func (l Local) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	if err := l.writePlots(in.Candidate); err != nil {
 		return err
 	}
-	switch o.Verdict {
-	case pipeline.Measured:
+	switch {
+	case o.Broken != "":
+		return l.deliverBroken(o)
+	case o.Verdict == pipeline.Measured:
 		return writeRun(l.Stdout, in.Candidate, l.Format)
-	case pipeline.Updated:
-		if _, err := fmt.Fprintf(l.Stdout, "baseline %s updated: %d benchmarks, %d runs in its history\n", o.Updated, len(in.Candidate.Benchmarks), len(o.Stored.History)); err != nil {
+	case o.Verdict == pipeline.Updated:
+		if _, err := fmt.Fprintf(l.Stdout, "baseline %s updated: %s, %s in its history\n", o.Updated,
+			human.Plural(len(in.Candidate.Benchmarks), "benchmark", "benchmarks"), human.Plural(len(o.Stored.History), "run", "runs")); err != nil {
 			return err
 		}
 		return l.writeChangePoints(in.ChangePoints)
-	case pipeline.NoBaseline:
+	case o.Verdict == pipeline.NoBaseline:
 		if err := l.writeReport(in); err != nil {
 			return err
 		}
@@ -69,8 +74,12 @@ func (l Local) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 		return err
 	}
 	if o.Failed() {
-		regs, _ := o.Counts()
-		fmt.Fprintf(l.Stderr, "wirebench: %d regression(s) against %s\n", regs, in.BaselineSource)
+		failing, regs := len(in.Result.Failing()), in.Result.Count(compare.Regression)
+		line := fmt.Sprintf("wirebench: the gate failed: %s against %s", human.Plural(failing, "regression", "regressions"), in.BaselineSource)
+		if regs > failing {
+			line += fmt.Sprintf(" (%s more reported, not enforced)", human.Count(regs-failing))
+		}
+		fmt.Fprintln(l.Stderr, line)
 	}
 	return nil
 }
@@ -93,6 +102,24 @@ func (l Local) writeChangePoints(a *history.Analysis) error {
 	}
 	fmt.Fprintf(l.Stderr, "wirebench: %d history charts written to %s\n", len(files), filepath.Join(l.Plots, HistoryDir))
 	return nil
+}
+
+// deliverBroken writes the outcome of a check whose code could not be
+// measured: the report, and on stdout what failed and why, once.
+func (l Local) deliverBroken(o *pipeline.Outcome) error {
+	if l.ReportPath != "" {
+		md := report.BrokenMarkdown(o.Report.Title, o.Broken, o.Cause, o.Report.Notes)
+		if err := writeMarkdown(l.ReportPath, md); err != nil {
+			return err
+		}
+		fmt.Fprintf(l.Stderr, "wirebench: report written to %s\n", l.ReportPath)
+	}
+	verdict := "the gate failed"
+	if !o.Failed() {
+		verdict = "not failed (fail-on never)"
+	}
+	_, err := fmt.Fprintf(l.Stdout, "%s: nothing was compared, %s\n%v\n", o.Broken, verdict, o.Cause)
+	return err
 }
 
 func (l Local) writeResults(r *results.Results) error {

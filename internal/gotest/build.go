@@ -71,6 +71,14 @@ type Binary struct {
 	Built time.Duration
 }
 
+// BrokenError is the failure of a package's code to build: a test file
+// that does not parse, or the compiler's errors. It is the code's doing
+// (a pull request's, say), not the tree's layout nor wirebench's.
+type BrokenError struct{ Err error }
+
+func (e *BrokenError) Error() string { return e.Err.Error() }
+func (e *BrokenError) Unwrap() error { return e.Err }
+
 // ErrNoWorker is wrapped when a package's benchmarks cannot be served by
 // a worker built into its test binary (the external test package of a
 // main package cannot import it).
@@ -117,7 +125,7 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 		args := append([]string{"test", "-c", "-o", bin, "-overlay", overlay}, t.BuildFlags...)
 		args = append(args, p.ImportPath)
 		if _, err := goCommand(ctx, t, args...); err != nil {
-			return nil, fmt.Errorf("build the tests of %s: %w", p.ImportPath, err)
+			return nil, &BrokenError{fmt.Errorf("build the tests of %s: %w", p.ImportPath, err)}
 		}
 		out = append(out, Binary{Package: p, Path: bin, Built: time.Since(start)})
 	}

@@ -69,7 +69,7 @@ func (t Tree) goEnv() []string {
 		env = os.Environ()
 	}
 	work := "off"
-	if root, err := moduleRoot(t.Dir); err == nil {
+	if root, err := ModuleRoot(t.Dir); err == nil {
 		if _, err := os.Stat(filepath.Join(root, "go.work")); err == nil {
 			work = filepath.Join(root, "go.work")
 		}
@@ -92,8 +92,8 @@ func goflags(env []string) string {
 	return flags
 }
 
-// moduleRoot is the directory of the go.mod governing dir.
-func moduleRoot(dir string) (string, error) {
+// ModuleRoot is the directory of the go.mod governing dir.
+func ModuleRoot(dir string) (string, error) {
 	d, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
@@ -197,7 +197,7 @@ func benchmarkFuncs(dir string, files []string) ([]string, error) {
 	for _, f := range files {
 		file, err := parser.ParseFile(fset, filepath.Join(dir, f), nil, parser.SkipObjectResolution)
 		if err != nil {
-			return nil, fmt.Errorf("parse %s: %w", filepath.Join(dir, f), err)
+			return nil, &BrokenError{fmt.Errorf("parse %s: %w", filepath.Join(dir, f), err)}
 		}
 		for _, d := range file.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && isBenchmark(fd) {

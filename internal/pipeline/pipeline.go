@@ -70,14 +70,17 @@ func (o *Outcome) Counts() (regressions, improvements int) {
 // Against compares cand with the stored baseline base (nil: there is none
 // yet, and the outcome is NoBaseline): the baseline's history judges the
 // timings (compare.History; with too little of it they are reported, not
-// enforced). in carries the report's title, sources and notes; its Result
-// and History are filled here.
+// enforced), or opts.History when it is set (the go test processes of
+// two Go benchmark text files). in carries the report's title, sources
+// and notes; its Result and History are filled here.
 func Against(base *baseline.Baseline, cand *results.Results, opts compare.Options, in report.Input) (*Outcome, error) {
 	in.Candidate = cand
 	if base == nil {
 		return &Outcome{Verdict: NoBaseline, Report: in}, nil
 	}
-	opts.History = History(base)
+	if opts.History == nil {
+		opts.History = History(base)
+	}
 	res, err := compare.Compare(base.Reference, cand, opts)
 	if err != nil {
 		return nil, fmt.Errorf("compare with %s: %w", in.BaselineSource, err)

@@ -203,10 +203,18 @@ func notEnforcedShort(r *compare.Result) string {
 		why = append(why, "measured with other settings than the baseline")
 	}
 	if g := r.Gate; g != nil && g.SettingsMatch() && g.MoreRuns() == 0 && g.SpeedOutside() {
-		why = append(why, fmt.Sprintf("its median timing moved ×%.2f, outside the history's ×%.2f to ×%.2f", g.Speed.Shift, g.Speed.Lo, g.Speed.Hi))
+		whose := "the history's"
+		if g.Processes {
+			whose = "the baseline's processes'"
+		}
+		why = append(why, fmt.Sprintf("its median timing moved ×%.2f, outside %s ×%.2f to ×%.2f", g.Speed.Shift, whose, g.Speed.Lo, g.Speed.Hi))
 	}
 	if g := r.Gate; g != nil && g.MoreRuns() > 0 {
-		why = append(why, fmt.Sprintf("the baseline's history has %s, %s more needed", human.Plural(g.Runs, "run", "runs"), human.Count(g.MoreRuns())))
+		if g.Processes {
+			why = append(why, fmt.Sprintf("the baseline holds %s, %s more needed", human.Plural(g.Runs, "go test process", "go test processes"), human.Count(g.MoreRuns())))
+		} else {
+			why = append(why, fmt.Sprintf("the baseline's history has %s, %s more needed", human.Plural(g.Runs, "run", "runs"), human.Count(g.MoreRuns())))
+		}
 	}
 	if r.AA != nil && r.AA.Noisy {
 		why = append(why, "the A/A check found the machine too noisy")
@@ -231,6 +239,9 @@ func gateSentence(r *compare.Result, plain bool) string {
 		}
 		return "> ⚠️ " + s
 	}
+	if g.Processes {
+		return processesSentence(r, warn)
+	}
 	code := ""
 	if g.SameCode > 1 {
 		code = fmt.Sprintf(", %d of them of the reference's commit", g.SameCode)
@@ -243,13 +254,38 @@ func gateSentence(r *compare.Result, plain bool) string {
 		return warn(fmt.Sprintf("Timings are reported, not enforced: this run's median timing moved ×%.2f against the baseline, outside the ×%.2f to ×%.2f that a run of the baseline's history moves (%s prediction). The machine was in a state the history never measured (load, another kind of runner, a process off its usual speed), which moves benchmarks unlike each other, so the history cannot judge this run's timings. (A change that slows every benchmark alike lands here too: the same-runner A/B mode can tell it.) Sizes and allocations gate as usual.",
 			g.Speed.Shift, g.Speed.Lo, g.Speed.Hi, human.Percent(r.Options.Confidence)))
 	case g.MoreRuns() > 0:
-		return warn(fmt.Sprintf("Timings are reported, not enforced: a benchmark's median moves from one process to the next by more than the samples of one run can show, and the baseline's history has %s measured with this run's settings, of the %d needed to estimate how much. %s more %s of the baseline (`update`, e.g. on pushes to the default branch) make timings gate. Sizes and allocations gate as usual.",
+		return warn(fmt.Sprintf("Timings are reported, not enforced: a benchmark's median moves from one process to the next by more than the samples of one run can show, and the baseline's history has %s measured with this run's settings, of the %d needed to estimate how much. %s more %s of the baseline (`wirebench update`, or the action on pushes to the default branch) make timings gate. Sizes and allocations gate as usual.",
 			human.Plural(g.Runs, "run", "runs"), g.Needed, capitalize(human.Count(g.MoreRuns())), pick(g.MoreRuns() == 1, "run", "runs")))
 	}
 	out := fmt.Sprintf("Timings are judged against the baseline's history: %s measured with this run's settings%s. This run counts as one more; a timing changed when its median lies outside what those runs show for it.",
 		human.Plural(g.Runs, "run", "runs"), code)
 	if d := g.Dispersion; d != nil && d.Applied {
 		out += fmt.Sprintf(" This run's timings lie ×%.2f farther from the history than its runs lie from each other (the median over %s): the history saw less variation than this run met, so every timing's interval is widened by ×%.2f.",
+			d.Widening(), human.Plural(d.Timings, "timing", "timings"), d.Widening())
+	}
+	return out
+}
+
+// processesAdvice is how to write Go benchmark text whose timings can
+// gate: several go test processes a side, not one process's -count.
+const processesAdvice = "for i in 1 2 3 4 5; do go test -run '^$' -bench . -count 2 ./...; done > old.txt"
+
+// processesSentence is gateSentence for Go benchmark text whose go test
+// processes are the runs (compare.History.Processes).
+func processesSentence(r *compare.Result, warn func(string) string) string {
+	g := r.Gate
+	if g.MoreRuns() > 0 {
+		return warn(fmt.Sprintf("Timings are reported, not enforced: a benchmark's median moves from one go test process to the next by more than the samples of one process show (-count adds samples, not processes), and the baseline holds %s, of the %d needed to estimate how much. Write each side with %d go test processes or more (`%s`, and the same for the candidate) to gate them. Sizes and allocations gate as usual.",
+			human.Plural(g.Runs, "go test process", "go test processes"), g.Needed, g.Needed, processesAdvice))
+	}
+	if g.SpeedOutside() {
+		return warn(fmt.Sprintf("Timings are reported, not enforced: the candidate's median timing moved ×%.2f against the baseline, outside the ×%.2f to ×%.2f that the baseline's processes move (%s prediction): the machine was not in the state it was in for the baseline (load, another machine), which moves benchmarks unlike each other. (A change that slows every benchmark alike lands here too: `wirebench ab` can tell it.) Sizes and allocations gate as usual.",
+			g.Speed.Shift, g.Speed.Lo, g.Speed.Hi, human.Percent(r.Options.Confidence)))
+	}
+	out := fmt.Sprintf("Timings are judged by go test processes, each one run: %s of the baseline against %s of the candidate; a timing changed when the candidate's processes lie farther from the baseline's than processes of one code lie from each other.",
+		human.Count(g.Runs), human.Count(g.CandidateRuns))
+	if d := g.Dispersion; d != nil && d.Applied {
+		out += fmt.Sprintf(" The candidate's timings lie ×%.2f farther from the baseline than its processes lie from each other (the median over %s): every timing's interval is widened by ×%.2f.",
 			d.Widening(), human.Plural(d.Timings, "timing", "timings"), d.Widening())
 	}
 	return out

@@ -101,6 +101,7 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 		CountsNotEnforced: j.counts.notEnforced, CountsMedianMDE: num(j.counts.mde)}
 	if g := r.Gate; g != nil {
 		doc.History = &jsonHistory{Runs: g.Runs, SameCode: g.SameCode, Needed: g.Needed, MoreRuns: g.MoreRuns(),
+			Processes: g.Processes, CandidateRuns: g.CandidateRuns,
 			SettingsMatch: g.SettingsMatch(), SettingsDiffer: diffs(g.SettingsDiffer)}
 		if s := g.Speed; s != nil {
 			doc.History.Speed = &jsonSpeed{Shift: num(s.Shift), Lo: num(s.Lo), Hi: num(s.Hi), Outside: s.Outside}
@@ -233,6 +234,8 @@ type jsonHistory struct {
 	SameCode       int        `json:"same_code"`
 	Needed         int        `json:"needed"`
 	MoreRuns       int        `json:"more_runs"`
+	Processes      bool       `json:"processes"`
+	CandidateRuns  int        `json:"candidate_runs"`
 	SettingsMatch  bool       `json:"settings_match"`
 	SettingsDiffer []jsonDiff `json:"settings_differ"`
 	Speed          *jsonSpeed `json:"speed"`

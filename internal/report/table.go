@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -175,18 +176,50 @@ func rateTable(w io.Writer, dataset string, cs []*cell) error {
 	return tw.Flush()
 }
 
-// writeGeneric prints benchmarks that are not the suite's (e.g. go test
-// -bench output): name and the median of every metric.
+// writeGeneric prints benchmarks that are not the suite's (a module's own
+// go test benchmarks, go test -bench output) under a header naming the
+// columns: each benchmark's package, when any has one (two packages'
+// BenchmarkMarshal are two rows, told apart by it), its name, and the
+// median of every unit the run measured, in the order they first appear,
+// "-" where a benchmark has none.
 func writeGeneric(w io.Writer, r *results.Results) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var units []string
+	pkgs := false
 	for _, b := range r.Benchmarks {
-		parts := []string{b.Name}
+		pkgs = pkgs || b.Pkg != ""
 		for _, m := range b.Metrics {
-			parts = append(parts, FormatValue(median(m.Values), m.Unit))
+			if !slices.Contains(units, m.Unit) {
+				units = append(units, m.Unit)
+			}
 		}
-		fmt.Fprintln(tw, strings.Join(parts, "\t"))
 	}
-	return tw.Flush()
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := append([]string{"benchmark"}, units...)
+	if pkgs {
+		head = append([]string{"package"}, head...)
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, b := range r.Benchmarks {
+		row := []string{b.Name}
+		if pkgs {
+			row = append([]string{b.Pkg}, row...)
+		}
+		for _, u := range units {
+			cell := "-"
+			if v := b.Metric(u); len(v) > 0 {
+				cell = FormatValue(median(v), u)
+			}
+			row = append(row, cell)
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if n := r.Settings.Rounds; n > 0 {
+		fmt.Fprintf(w, "\nMedians of %s.\n", human.Plural(n, "sample", "samples"))
+	}
+	return nil
 }
 
 // FormatNs formats a duration in nanoseconds with 3 significant digits.

@@ -75,7 +75,10 @@ func Text(w io.Writer, r *compare.Result) error {
 			continue
 		}
 		detail := pValue(c)
-		if c.Verdict == compare.Inconclusive && !math.IsNaN(c.MDE) {
+		// What a timing that cannot gate could detect, and with how many
+		// samples, would be advice of no use: the judged line says what
+		// makes it gate.
+		if c.Verdict == compare.Inconclusive && !math.IsNaN(c.MDE) && r.Enforced(c) {
 			if math.IsInf(c.MDE, 1) {
 				detail += "; " + mdeText(c.MDE)
 			} else {
@@ -157,8 +160,12 @@ func judgedLine(r *compare.Result) string {
 
 // countsLine lists the verdict counts: "2 regressions, 1 improvement, ...".
 func countsLine(r *compare.Result) string {
+	regs := human.Plural(r.Count(compare.Regression), "regression", "regressions")
+	if n := r.Count(compare.Regression) - len(r.Failing()); n > 0 && r.Failed(compare.FailOnRegression) {
+		regs += fmt.Sprintf(" (%s not enforced or not reproduced)", human.Count(n))
+	}
 	return fmt.Sprintf("%s, %s, %s unchanged, %s inconclusive",
-		human.Plural(r.Count(compare.Regression), "regression", "regressions"),
+		regs,
 		human.Plural(r.Count(compare.Improvement), "improvement", "improvements"),
 		human.Count(r.Count(compare.Unchanged)), human.Count(r.Count(compare.Inconclusive)))
 }

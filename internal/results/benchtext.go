@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -42,6 +43,101 @@ func ReadBench(r io.Reader, name string) (*Results, error) {
 	}
 	return res, nil
 }
+
+// ReadBenchProcesses reads Go benchmark text as ReadBench does, split by
+// the go test process each result line came from, for a comparison that
+// takes processes as its replicates. A test binary begins its output with
+// its header (the goos:, goarch:, pkg: and cpu: lines), so header lines
+// after result lines begin another process. The k-th Results holds every
+// package's k-th process: the k-th go test of a loop such as
+//
+//	for i in 1 2 3 4 5; do go test -run '^$' -bench . -count 2 ./...; done
+//
+// Text whose header comes once (one go test, or wirebench's own) is one
+// process.
+func ReadBenchProcesses(data []byte, name string) ([]*Results, error) {
+	process := processOfLines(data)
+	n := 0
+	for _, p := range process {
+		n = max(n, p+1)
+	}
+	out := make([]*Results, n)
+	index := make([]map[string]int, n)
+	for i := range out {
+		out[i] = New("", Env{})
+		out[i].Settings.Source = "go test -bench"
+		index[i] = map[string]int{}
+	}
+	br := benchfmt.NewReader(bytes.NewReader(data), name)
+	for br.Scan() {
+		switch rec := br.Result().(type) {
+		case *benchfmt.SyntaxError:
+			return nil, fmt.Errorf("%s: %s (expected a line like \"BenchmarkX-8  1000  123 ns/op\")", posOf(rec.FileName, rec.Line), rec.Msg)
+		case *benchfmt.Result:
+			_, line := rec.Pos()
+			p, ok := process[line]
+			if !ok {
+				return nil, fmt.Errorf("%s: a result line not seen as one (report this with the file)", posOf(name, line))
+			}
+			if err := addResult(out[p], index[p], rec); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := br.Err(); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("%w: no line starts with \"Benchmark\" (is this `go test -bench` output?)", ErrNoBenchmarks)
+	}
+	return out, nil
+}
+
+// processOfLines maps the line number (from 1) of every result line of
+// Go benchmark text to the ordinal, from 0, of its package's process (see
+// ReadBenchProcesses).
+func processOfLines(data []byte) map[int]int {
+	process := map[int]int{}
+	seen := map[string]int{} // processes begun, by package
+	pkg, header, results := "", true, false
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if key, value, ok := configLine(line); ok {
+			if results {
+				header, results = true, false
+			}
+			if key == "pkg" {
+				pkg = value
+			}
+			continue
+		}
+		if !strings.HasPrefix(line, "Benchmark") {
+			continue
+		}
+		if header {
+			seen[pkg]++
+			header = false
+		}
+		results = true
+		process[i+1] = seen[pkg] - 1
+	}
+	return process
+}
+
+// configLine splits a line of file configuration ("key: value", the key
+// starting with a lower-case letter and holding no space or upper-case
+// letter, as benchfmt reads it).
+func configLine(line string) (key, value string, ok bool) {
+	key, value, ok = strings.Cut(line, ":")
+	if !ok || key == "" || !unicode.IsLower(rune(key[0])) || strings.IndexFunc(key, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsUpper(r) }) >= 0 {
+		return "", "", false
+	}
+	return key, strings.TrimSpace(value), true
+}
+
+// legacyPkg is the pkg: line wirebench wrote over every run, whatever
+// its benchmarks' packages, before it wrote theirs.
+const legacyPkg = "github.com/wirebench/wirebench"
 
 func posOf(file string, line int) string { return fmt.Sprintf("%s:%d", file, line) }
 
@@ -81,11 +177,13 @@ func addResult(res *Results, index map[string]int, rec *benchfmt.Result) error {
 		}
 	}
 	// The package a line is in (its file's pkg: line) is part of its
-	// identity: two packages' BenchmarkMarshal are two benchmarks. Text
-	// that wirebench wrote of its own suite keeps its names alone.
-	pkg := ""
-	if rec.GetConfig("wirebench-suite") == "" {
-		pkg = rec.GetConfig("pkg")
+	// identity: two packages' BenchmarkMarshal are two benchmarks.
+	// Versions of wirebench before it wrote each benchmark's package wrote
+	// legacyPkg over every run (its wirebench-suite: line says which):
+	// that names no package.
+	pkg := rec.GetConfig("pkg")
+	if pkg == legacyPkg && rec.GetConfig("wirebench-suite") != "" {
+		pkg = ""
 	}
 	key := Key(pkg, name)
 	i, ok := index[key]
@@ -142,11 +240,15 @@ func NameParts(name string) (codec, dataset, op string) {
 
 // WriteBench writes r in the Go benchmark format, one line per sample, with
 // the environment as file configuration and B/msg declared exact, so
-// benchstat reads it and treats encoded size as deterministic.
+// benchstat reads it and treats encoded size as deterministic. A
+// benchmark of a package (a module's own go test benchmarks) is written
+// under a pkg: line naming it, as go test writes it, so two packages'
+// BenchmarkMarshal stay two benchmarks for benchstat and for ReadBench;
+// the embedded suite's, which are of no package, under none.
 func (r *Results) WriteBench(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	cfg := []struct{ k, v string }{
-		{"goos", r.Env.GOOS}, {"goarch", r.Env.GOARCH}, {"pkg", "github.com/wirebench/wirebench"},
+		{"goos", r.Env.GOOS}, {"goarch", r.Env.GOARCH},
 		{"cpu", r.Env.CPU}, {"go", r.Env.GoVersion}, {"gomaxprocs", itoa(r.Env.GOMAXPROCS)},
 		{"wirebench-suite", r.Suite}, {"wirebench-machine", r.Env.Machine}, {"commit", r.Env.Commit},
 	}
@@ -160,7 +262,13 @@ func (r *Results) WriteBench(w io.Writer) error {
 		}
 	}
 	fmt.Fprintf(bw, "Unit %s assume=exact better=lower\n", UnitBytesPerMsg)
+	pkg := ""
 	for _, b := range r.Benchmarks {
+		if b.Pkg != pkg {
+			// An empty value ends the previous package's (benchfmt).
+			fmt.Fprintln(bw, strings.TrimSpace("pkg: "+b.Pkg))
+			pkg = b.Pkg
+		}
 		n := b.samples()
 		for i := range n {
 			iters := int64(1)

@@ -35,6 +35,27 @@ type Env struct {
 	Time      time.Time `json:"time,omitzero"`
 }
 
+// FillMachine fills what e does not know of the machine (CPU, machine,
+// CPU count, runner, time) from here: a test binary's worker knows its Go
+// and platform, and the machine it ran on is the one wirebench runs on.
+func (e *Env) FillMachine(here Env) {
+	if e.CPU == "" {
+		e.CPU = here.CPU
+	}
+	if e.Machine == "" {
+		e.Machine = here.Machine
+	}
+	if e.NumCPU == 0 {
+		e.NumCPU = here.NumCPU
+	}
+	if e.Runner == "" {
+		e.Runner = here.Runner
+	}
+	if e.Time.IsZero() {
+		e.Time = here.Time
+	}
+}
+
 // Difference is one field in which two environments differ.
 type Difference struct {
 	Field, Old, New string

@@ -40,24 +40,32 @@ PASS
 }
 
 // WriteBench writes results in the same format, one line a sample, so
-// benchstat can read them; the encoded size is declared exact.
+// benchstat can read them; the encoded size is declared exact, and each
+// benchmark of a package is written under its pkg: line, as go test
+// writes it.
 func ExampleResults_WriteBench() {
-	r := results.New("default", results.Env{GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 4})
-	b := results.Benchmark{Name: "BenchmarkSerialize/codec=json/dataset=small", Iterations: []int64{100000, 100000}}
-	b.Add(results.UnitNsPerOp, 1012)
-	b.Add(results.UnitNsPerOp, 998.5)
-	b.Add(results.UnitBytesPerMsg, 120)
-	r.Benchmarks = append(r.Benchmarks, b)
+	r := results.New("go test", results.Env{GOOS: "linux", GOARCH: "amd64", CPU: "Example CPU @ 3.00GHz", GOMAXPROCS: 1})
+	for _, pkg := range []string{"example.com/orders", "example.com/users"} {
+		b := results.Benchmark{Pkg: pkg, Name: "BenchmarkMarshal", Iterations: []int64{100000, 100000}}
+		b.Add(results.UnitNsPerOp, 1012)
+		b.Add(results.UnitNsPerOp, 998.5)
+		b.Add(results.UnitBytesPerMsg, 120)
+		r.Benchmarks = append(r.Benchmarks, b)
+	}
 	if err := r.WriteBench(os.Stdout); err != nil {
 		fmt.Println(err)
 	}
 	// Output:
 	// goos: linux
 	// goarch: amd64
-	// pkg: github.com/wirebench/wirebench
-	// gomaxprocs: 4
-	// wirebench-suite: default
+	// cpu: Example CPU @ 3.00GHz
+	// gomaxprocs: 1
+	// wirebench-suite: go test
 	// Unit B/msg assume=exact better=lower
-	// BenchmarkSerialize/codec=json/dataset=small	100000	1012 ns/op	120 B/msg
-	// BenchmarkSerialize/codec=json/dataset=small	100000	998.5 ns/op	120 B/msg
+	// pkg: example.com/orders
+	// BenchmarkMarshal	100000	1012 ns/op	120 B/msg
+	// BenchmarkMarshal	100000	998.5 ns/op	120 B/msg
+	// pkg: example.com/users
+	// BenchmarkMarshal	100000	1012 ns/op	120 B/msg
+	// BenchmarkMarshal	100000	998.5 ns/op	120 B/msg
 }

@@ -2,6 +2,8 @@ package results
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -226,7 +228,9 @@ func TestNameParts(t *testing.T) {
 }
 
 // TestReadBenchPackages: two packages' benchmarks of one name are two
-// benchmarks; wirebench's own text keeps its names alone.
+// benchmarks, also through WriteBench and back; the embedded suite's text
+// names no package, and neither does the one package wirebench wrote over
+// every run before it wrote each benchmark's.
 func TestReadBenchPackages(t *testing.T) {
 	text := "pkg: example.com/a\nBenchmarkMarshal-2\t10\t100 ns/op\nBenchmarkMarshal-2\t10\t101 ns/op\n" +
 		"pkg: example.com/b\nBenchmarkMarshal-2\t10\t200 ns/op\n"
@@ -241,10 +245,24 @@ func TestReadBenchPackages(t *testing.T) {
 	if err := r.Validate(); err != nil {
 		t.Errorf("two packages' benchmarks of one name: %v", err)
 	}
-	own := "pkg: github.com/wirebench/wirebench\nwirebench-suite: default\nBenchmarkSerialize/codec=raw/dataset=small\t10\t50 ns/op\n"
-	r, err = ReadBench(strings.NewReader(own), "own.txt")
-	if err != nil || r.Benchmarks[0].Pkg != "" || r.Benchmarks[0].Key() != "BenchmarkSerialize/codec=raw/dataset=small" {
-		t.Errorf("the suite's own text: %+v, %v", r.Benchmarks, err)
+	r.Suite = "go test"
+	var written bytes.Buffer
+	if err := r.WriteBench(&written); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadBench(&written, "written.txt")
+	if err != nil || len(back.Benchmarks) != 2 || back.Lookup("example.com/a BenchmarkMarshal") == nil || back.Lookup("example.com/b BenchmarkMarshal") == nil {
+		t.Errorf("written and read back: %+v, %v", back, err)
+	}
+	for _, own := range []string{
+		"wirebench-suite: default\nBenchmarkSerialize/codec=raw/dataset=small\t10\t50 ns/op\n",
+		"pkg: github.com/wirebench/wirebench\nwirebench-suite: default\nBenchmarkSerialize/codec=raw/dataset=small\t10\t50 ns/op\n",
+		"pkg: example.com/a\nBenchmarkA\t10\t5 ns/op\npkg:\nBenchmarkSerialize/codec=raw/dataset=small\t10\t50 ns/op\n",
+	} {
+		r, err = ReadBench(strings.NewReader(own), "own.txt")
+		if err != nil || r.Benchmarks[len(r.Benchmarks)-1].Pkg != "" || r.Benchmarks[len(r.Benchmarks)-1].Key() != "BenchmarkSerialize/codec=raw/dataset=small" {
+			t.Errorf("%q: %+v, %v", own, r.Benchmarks, err)
+		}
 	}
 }
 
@@ -262,5 +280,64 @@ func TestLoadBounded(t *testing.T) {
 	f.Close()
 	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "larger than 64 MiB") || !strings.Contains(err.Error(), path) {
 		t.Errorf("err = %v, want a refusal naming the file and the bound", err)
+	}
+}
+
+// TestReadBenchProcesses: text of several go test processes (their header
+// lines repeat) splits by process, the k-th run holding every package's
+// k-th; text whose header comes once is one process, whatever its
+// packages; the pool is what ReadBench reads.
+func TestReadBenchProcesses(t *testing.T) {
+	process := func(pkg string, ns ...int) string {
+		s := "goos: linux\ngoarch: amd64\npkg: " + pkg + "\ncpu: Test CPU\n"
+		for _, v := range ns {
+			s += fmt.Sprintf("BenchmarkEncode-2\t1000\t%d ns/op\t27 B/msg\n", v)
+		}
+		return s + "PASS\nok  \t" + pkg + "\t0.04s\n"
+	}
+	// Three `go test ./...` of two packages: a, b, a, b, a, b.
+	var loop strings.Builder
+	for i := range 3 {
+		loop.WriteString(process("example.com/a", 100+i, 110+i))
+		loop.WriteString(process("example.com/b", 200+i, 210+i))
+	}
+	tests := []struct {
+		name, text string
+		want       [][]float64 // per process: example.com/a's then example.com/b's ns/op
+	}{
+		{"a loop of go test", loop.String(), [][]float64{{100, 110, 200, 210}, {101, 111, 201, 211}, {102, 112, 202, 212}}},
+		{"one go test of two packages", process("example.com/a", 1, 2) + process("example.com/b", 3), [][]float64{{1, 2, 3}}},
+		{"wirebench's text", "goos: linux\nwirebench-suite: go test\nUnit B/msg assume=exact better=lower\npkg: example.com/a\nBenchmarkEncode\t10\t5 ns/op\npkg: example.com/b\nBenchmarkEncode\t10\t6 ns/op\n", [][]float64{{5, 6}}},
+		{"no header", "BenchmarkEncode 10 5 ns/op\nBenchmarkEncode 10 6 ns/op\n", [][]float64{{5, 6}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			runs, err := ReadBenchProcesses([]byte(tt.text), "bench.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [][]float64
+			for _, r := range runs {
+				var ns []float64
+				for _, b := range r.Benchmarks {
+					ns = append(ns, b.Metric(UnitNsPerOp)...)
+				}
+				got = append(got, ns)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("processes %v, want %v", got, tt.want)
+			}
+			pool, err := ReadBench(strings.NewReader(tt.text), "bench.txt")
+			n := 0
+			for _, r := range runs {
+				n += len(r.Benchmarks[0].Metric(UnitNsPerOp))
+			}
+			if err != nil || len(pool.Benchmarks[0].Metric(UnitNsPerOp)) != n {
+				t.Errorf("the pool has %d samples of the first benchmark, the processes %d (%v)", len(pool.Benchmarks[0].Metric(UnitNsPerOp)), n, err)
+			}
+		})
+	}
+	if _, err := ReadBenchProcesses([]byte("PASS\n"), "x.txt"); !errors.Is(err, ErrNoBenchmarks) {
+		t.Errorf("no benchmarks: %v", err)
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 // Exec becomes user uid (group gid, no supplementary groups) with
 // no_new_privs set, then executes argv: it returns only on failure. It is
-// what `action sandbox` does, in a process of its own started by Wrap's
+// what `wirebench sandbox` does, in a process of its own started by Wrap's
 // command; Go switches the ids of every thread of the process.
 func Exec(uid, gid int, argv []string) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {

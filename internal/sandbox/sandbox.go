@@ -10,7 +10,7 @@
 // inputs, tokens and file-command paths. As another user it can read
 // neither /proc/<wirebench>/environ nor the file-command files (owned by
 // the runner), and can write nothing of the workspace. The switch happens
-// in wirebench's own binary (`action sandbox`, see Exec) just before it
+// in wirebench's own binary (`wirebench sandbox`, see Exec) just before it
 // executes the real program, since Go's os/exec cannot set no_new_privs.
 //
 // Where wirebench is not root (a developer's machine) it cannot switch
@@ -72,12 +72,7 @@ func New(dir, cache, self string) (*Sandbox, error) {
 	if s.Cache == "" {
 		s.Cache = filepath.Join(d, "cache")
 	}
-	if err := os.MkdirAll(s.Cache, 0o755); err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	// Every directory wirebench makes on the way must let the sandbox's
-	// user through.
-	if err := os.Chmod(filepath.Dir(s.Cache), 0o755); err != nil && !os.IsPermission(err) {
+	if err := mkdirOpen(s.Cache); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	for _, sub := range []string{"home", "tmp"} {
@@ -103,6 +98,15 @@ func New(dir, cache, self string) (*Sandbox, error) {
 		if err := os.Chmod(d, 0o755); err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
+		// Its user must reach its home, its temporary directory and the
+		// builds, all made under d: fail now, not in the first build.
+		if b, err := s.Blocks(d); err != nil || b != nil {
+			s.Close()
+			if err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("sandbox: %v, where wirebench makes the directories its builds and workers run in: set TMPDIR to a directory every user can enter (e.g. TMPDIR=/tmp)", b)
+		}
 		if err := s.Own(filepath.Join(d, "home")); err != nil {
 			return nil, err
 		}
@@ -114,6 +118,31 @@ func New(dir, cache, self string) (*Sandbox, error) {
 		}
 	}
 	return s, nil
+}
+
+// mkdirOpen makes the directory dir and those above it that do not
+// exist, each of mode 0755 whatever the umask: every directory wirebench
+// makes on the way to the cache must let the sandbox's user through. It
+// never changes the mode of a directory that was there (the cache may be
+// under the system's temporary directory, whose mode is not wirebench's
+// to change).
+func mkdirOpen(dir string) error {
+	var missing []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		missing = append(missing, d)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, d := range missing {
+		if err := os.Chmod(d, 0o755); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // GoEnv is Environ for the go command: the caches kept between runs.
@@ -137,12 +166,16 @@ func (s *Sandbox) GoEnv(env []string) []string {
 // under the system's, and the go command's caches under this process's
 // home, in .cache/wirebench (in the action, /github/home, which
 // actions/cache can keep between jobs: see the README).
-func Default() (*Sandbox, error) {
-	cache := filepath.Join(os.TempDir(), "wirebench-cache")
+func Default() (*Sandbox, error) { return New("", DefaultCache(), "") }
+
+// DefaultCache is where Default keeps the go command's caches: under this
+// process's home when the sandbox's user can reach it, otherwise under
+// the system's temporary directory.
+func DefaultCache() string {
 	if home, err := os.UserHomeDir(); err == nil && reachable(home) {
-		cache = filepath.Join(home, ".cache", "wirebench")
+		return filepath.Join(home, ".cache", "wirebench")
 	}
-	return New("", cache, "")
+	return filepath.Join(os.TempDir(), "wirebench-cache")
 }
 
 // reachable reports whether another user can traverse dir and every

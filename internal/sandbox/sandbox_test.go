@@ -10,6 +10,21 @@ import (
 	"testing"
 )
 
+// openDir is a temporary directory, removed after the test, that every
+// user can enter (t.TempDir's is under one of mode 0700).
+func openDir(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("", "sandbox-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	if err := os.Chmod(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // TestEnviron: code from a pull request sees no token, no action input
 // and no file-command path.
 func TestEnviron(t *testing.T) {
@@ -54,7 +69,7 @@ func TestParse(t *testing.T) {
 // belong to its user; otherwise it says why not, and Wrap runs the
 // program as is.
 func TestNew(t *testing.T) {
-	s, err := New(t.TempDir(), "", "/wirebench")
+	s, err := New(openDir(t), "", "/wirebench")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,5 +105,140 @@ func TestNotInTests(t *testing.T) {
 	defer s.Close()
 	if s.Active || s.Why == "" {
 		t.Errorf("active %v in a test binary (%s)", s.Active, s.Why)
+	}
+}
+
+// TestNewLeavesModes: the directories New makes on the way to the cache
+// let every user through whatever the umask, and one that was there
+// keeps its mode (the system's temporary directory, 1777, once lost its
+// sticky bit and its write permission to a cache made in it).
+func TestNewLeavesModes(t *testing.T) {
+	dir := openDir(t)
+	if err := os.Chmod(dir, os.ModeSticky|0o777); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Umask(syscall.Umask(0o077))
+	for _, cache := range []string{filepath.Join(dir, "wirebench-cache"), filepath.Join(dir, "home", ".cache", "wirebench")} {
+		s, err := New(dir, cache, "/wirebench")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+	}
+	for d, want := range map[string]os.FileMode{
+		dir:                                   0o777 | os.ModeSticky,
+		filepath.Join(dir, "wirebench-cache"): 0o755,
+		filepath.Join(dir, "home"):            0o755,
+		filepath.Join(dir, "home", ".cache"):  0o755,
+	} {
+		fi, err := os.Stat(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode() & (os.ModePerm | os.ModeSticky); got != want {
+			t.Errorf("%s: mode %v, want %v", d, got, want)
+		}
+	}
+}
+
+// TestBlocks: as root, the sandbox's user is barred from a tree under a
+// directory of mode 0700 (what mktemp -d makes, and /root), and from a
+// tree of that mode itself; the highest directory that bars the way is
+// named. A sandbox that is not active is never barred.
+func TestBlocks(t *testing.T) {
+	open := openDir(t)
+	var inactive *Sandbox
+	if b, err := inactive.Blocks(open); b != nil || err != nil {
+		t.Errorf("a nil sandbox: %v, %v", b, err)
+	}
+	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
+		t.Skip("the sandbox is active only as root on Linux")
+	}
+	s, err := New(open, "", "/wirebench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	closed := filepath.Join(open, "closed")
+	tree := filepath.Join(closed, "inner", "tree")
+	if err := os.MkdirAll(tree, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(closed, 0o700)
+	os.Chmod(filepath.Join(closed, "inner"), 0o700)
+	tests := []struct {
+		tree, dir string
+		mode      os.FileMode
+	}{
+		{open, "", 0},
+		{tree, closed, os.ModeDir | 0o700},
+		{filepath.Join(closed, "inner"), closed, os.ModeDir | 0o700},
+	}
+	for _, tt := range tests {
+		b, err := s.Blocks(tt.tree)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tt.dir == "" && b != nil:
+			t.Errorf("%s: %v, want nothing in the way", tt.tree, b)
+		case tt.dir != "" && (b == nil || b.Dir != tt.dir || b.Mode != tt.mode):
+			t.Errorf("%s: %v, want %s (%v) named", tt.tree, b, tt.dir, tt.mode)
+		}
+	}
+	os.Chmod(closed, 0o711) // through, but not listable: fine
+	os.Chmod(filepath.Join(closed, "inner"), 0o711)
+	if b, _ := s.Blocks(tree); b != nil {
+		t.Errorf("through directories of mode 0711: %v", b)
+	}
+	os.Chmod(tree, 0o700)
+	if b, _ := s.Blocks(tree); b == nil || b.Dir != tree || !strings.Contains(b.Error(), "drwx------") {
+		t.Errorf("a tree of mode 0700: %v", b)
+	}
+}
+
+// TestView: the copy keeps every file's permission bits (a file closed to
+// other users stays closed), copies links as links, leaves .git out, and
+// can be entered by every user.
+func TestView(t *testing.T) {
+	s, err := New(openDir(t), "", "/wirebench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tree := t.TempDir() // mode 0700
+	files := map[string]os.FileMode{"go.mod": 0o644, "pkg/a.go": 0o644, "secret.json": 0o600, "run.sh": 0o755, ".git/config": 0o600}
+	for name, mode := range files {
+		p := filepath.Join(tree, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(name), mode); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(p, mode)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(tree, "link")); err != nil {
+		t.Fatal(err)
+	}
+	view, err := s.View(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(view); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("the copy's directory: %v, %v", fi.Mode(), err)
+	}
+	for name, mode := range files {
+		fi, err := os.Lstat(filepath.Join(view, name))
+		if name == ".git/config" {
+			if err == nil {
+				t.Errorf("%s was copied", name)
+			}
+			continue
+		}
+		if err != nil || fi.Mode().Perm() != mode {
+			t.Errorf("%s: %v, %v, want mode %v", name, fi, err, mode)
+		}
+	}
+	if target, err := os.Readlink(filepath.Join(view, "link")); err != nil || target != "/etc/passwd" {
+		t.Errorf("link: %q, %v", target, err)
 	}
 }

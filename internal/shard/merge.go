@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -86,7 +87,12 @@ func Merge(parts []*results.Results, names []string, opts MergeOptions) (*Merged
 		}
 	}
 	if len(missing) > 0 && !opts.AllowPartial {
-		return nil, fmt.Errorf("merge: shard(s) %s of %d missing (got %d files): a matrix job failed or its artifact was not downloaded; pass --partial to merge what is there", joinInts(missing), count, len(parts))
+		noun := "shards"
+		if len(missing) == 1 {
+			noun = "shard"
+		}
+		return nil, fmt.Errorf("merge: %s %s of %d missing (got %s): a matrix job failed or its artifact was not downloaded; pass --partial to merge what is there",
+			noun, joinInts(missing), count, human.Plural(len(parts), "file", "files"))
 	}
 
 	first := parts[byIndex[minKey(byIndex)]]

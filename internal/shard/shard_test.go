@@ -196,7 +196,7 @@ func TestMergeErrors(t *testing.T) {
 		opts  MergeOptions
 		want  string
 	}{
-		{"missing", parts[:3], fileNames(3), MergeOptions{}, "shard(s) 4 of 4 missing"},
+		{"missing", parts[:3], fileNames(3), MergeOptions{}, "shard 4 of 4 missing (got 3 files)"},
 		{"duplicate", []*results.Results{parts[0], parts[1], parts[1], parts[2], parts[3]},
 			[]string{"a.json", "b.json", "c.json", "d.json", "e.json"}, MergeOptions{}, "shard 2/4 appears twice (b.json and c.json)"},
 		{"duplicate even if partial", []*results.Results{parts[0], parts[0]}, []string{"a.json", "b.json"}, MergeOptions{AllowPartial: true}, "appears twice"},

@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -164,7 +165,9 @@ func shardCosts(p Plan) shard.Costs {
 
 // Target builds the suite's command, ./cmd/wirebench, and starts it as
 // `wirebench worker` serving the benchmarks p.Filter selects.
-func (Embedded) Target(p Plan) ab.Target { return embeddedTarget{filter: p.Filter, sandbox: p.Sandbox} }
+func (Embedded) Target(p Plan) ab.Target {
+	return embeddedTarget{filter: p.Filter, sandbox: p.Sandbox, progress: p.progress()}
+}
 
 // embeddedPackages are the packages the A/B mode builds in a wirebench
 // tree, the first that the tree has: the command is ./cmd/wirebench, and
@@ -183,8 +186,9 @@ func embeddedPackage(tree string) string {
 }
 
 type embeddedTarget struct {
-	filter  string
-	sandbox *sandbox.Sandbox
+	filter   string
+	sandbox  *sandbox.Sandbox
+	progress io.Writer
 }
 
 func (embeddedTarget) CheckTree(tree string) error {
@@ -201,6 +205,10 @@ func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (ab.Program
 	pkg := embeddedPackage(tree)
 	if pkg == "" {
 		return nil, fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", ab.ErrSetup, tree, embeddedPackages[0])
+	}
+	tree, err := readableTree(t.sandbox, tree, t.progress)
+	if err != nil {
+		return nil, err
 	}
 	bin := filepath.Join(dir, "wirebench")
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -87,7 +87,7 @@ func (s Shards) Results(ctx context.Context, p Plan) (*results.Results, []string
 		fmt.Fprintf(&note, " shard %d/%d measured %d benchmarks on machine %s (%s);", sh.Index, sh.Count, sh.Benchmarks, orDash(sh.Env.Machine), orDash(sh.Env.CPU))
 	}
 	if len(m.MissingShards) > 0 {
-		fmt.Fprintf(&note, " shard(s) %v missing: their benchmarks are not in this report.", m.MissingShards)
+		fmt.Fprintf(&note, " %s %v missing: their benchmarks are not in this report.", pick(len(m.MissingShards) == 1, "shard", "shards"), m.MissingShards)
 	}
 	return m.Results, []string{strings.TrimSuffix(note.String(), ";") + "."}, nil
 }
@@ -144,6 +144,14 @@ func boundShards(files []string) error {
 		return fmt.Errorf("merge: the %d results files hold %s, more than the %s a merged results file may: point merge-path at the downloaded shard artifacts only", len(files), human.Bytes(float64(total)), human.Bytes(results.MaxFileBytes))
 	}
 	return nil
+}
+
+// pick is one if cond, else many.
+func pick(cond bool, one, many string) string {
+	if cond {
+		return one
+	}
+	return many
 }
 
 func orDash(s string) string {

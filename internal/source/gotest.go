@@ -2,12 +2,15 @@ package source
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/ab"
+	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/gotest"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
@@ -78,19 +81,24 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 	}
 	var r *results.Results
 	if p.Count != nil {
-		r, err = ab.CountSolo(ctx, prog, ab.CountOptions{Counting: *p.Count, Dir: filepath.Join(dir, "count"), BaseEnv: g.Env, Stderr: p.Progress, Progress: p.Progress, Sandbox: p.Sandbox})
-		if err != nil {
-			return nil, nil, fmt.Errorf("count: %w", err)
-		}
+		r, err = ab.CountSolo(ctx, prog, ab.CountOptions{Counting: *p.Count, Dir: filepath.Join(dir, "count"), BaseEnv: g.Env,
+			Stderr: p.workers(), Progress: p.Progress, Sandbox: p.Sandbox})
 	} else {
-		r, err = ab.Solo(ctx, prog, ab.SoloOptions{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Env: g.Env, Stderr: p.Progress, Progress: p.Progress, Sandbox: p.Sandbox})
-		if err != nil {
-			return nil, nil, fmt.Errorf("measure: %w", err)
-		}
+		r, err = ab.Solo(ctx, prog, ab.SoloOptions{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Env: g.Env,
+			Stderr: p.workers(), Progress: p.Progress, Verbose: p.Verbose, Sandbox: p.Sandbox})
+	}
+	switch {
+	case errors.Is(err, ab.ErrNoneSelected):
+		return nil, nil, fmt.Errorf("--bench %q matches benchmark functions of %s, but none of their sub-benchmarks", g.Bench, strings.Join(g.packages(), " "))
+	case err != nil && ctx.Err() == nil:
+		return nil, nil, &CodeError{fmt.Errorf("the benchmarks failed: %w", err)}
+	case err != nil:
+		return nil, nil, err
 	}
 	r.Suite = GoTestSuite
 	env := results.Env{Commit: p.getenv("GITHUB_SHA"), Ref: p.getenv("GITHUB_REF_NAME")}
 	r.Env.Commit, r.Env.Ref = env.Commit, env.Ref
+	r.Env.FillMachine(bench.CaptureEnv(p.getenv))
 	r.Settings.Filter = g.Bench
 	return r, nil, nil
 }
@@ -98,11 +106,12 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 // Target builds a tree's test binaries with the worker and starts one
 // worker per package, GOMAXPROCS=1, in the package's directory (where its
 // testdata is).
-func (g GoTest) Target(p Plan) ab.Target { return goTestTarget{g, p.Sandbox, p.Count != nil} }
+func (g GoTest) Target(p Plan) ab.Target { return goTestTarget{g, p.Sandbox, p.progress(), p.Count != nil} }
 
 type goTestTarget struct {
-	g       GoTest
-	sandbox *sandbox.Sandbox
+	g        GoTest
+	sandbox  *sandbox.Sandbox
+	progress io.Writer
 	// counted builds the binaries with the testing package's timer hooks
 	// (gotest.Tree.TimerHooks).
 	counted bool
@@ -111,14 +120,22 @@ type goTestTarget struct {
 func (t goTestTarget) CheckTree(tree string) error { return ab.CheckModule(tree) }
 
 func (t goTestTarget) Build(ctx context.Context, tree, dir string) (ab.Program, error) {
+	tree, err := readableTree(t.sandbox, tree, t.progress)
+	if err != nil {
+		return nil, err
+	}
 	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env), Sandbox: t.sandbox, TimerHooks: t.counted}
 	pkgs, err := gotest.Discover(ctx, gt, t.g.packages())
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
+		return nil, codeError(fmt.Errorf("%w: %w", ab.ErrSetup, err))
+	}
+	// Before any build: a pattern that can run nothing is named.
+	if pkgs, err = gotest.Select(pkgs, t.g.Bench, strings.Join(t.g.packages(), " ")); err != nil {
+		return nil, err
 	}
 	bins, err := gotest.Build(ctx, gt, pkgs, dir)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
+		return nil, codeError(fmt.Errorf("%w: %w", ab.ErrSetup, err))
 	}
 	var prog ab.Program
 	for _, b := range bins {

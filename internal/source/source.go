@@ -2,10 +2,12 @@ package source
 
 import (
 	"context"
+	"errors"
 	"io"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/ab"
+	"github.com/wirebench/wirebench/internal/gotest"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
 )
@@ -42,8 +44,11 @@ type Plan struct {
 	// Reference is the baseline's reference run when known: it balances
 	// the shards by cost.
 	Reference *results.Results
-	// Progress receives progress lines; nil is silent.
+	// Progress receives progress lines; nil is silent. Verbose also
+	// sends it what the workers print (a test binary's PASS line, a
+	// benchmark's own output) and a line per round.
 	Progress io.Writer
+	Verbose  bool
 	// Getenv reads the environment the results record (commit, runner).
 	Getenv func(string) string
 	// Sandbox runs builds and workers of code that may come from a pull
@@ -56,6 +61,34 @@ type Plan struct {
 	// Self is the wirebench executable whose `worker` command serves the
 	// embedded suite when it is counted; "" is this process's own.
 	Self string
+}
+
+// CodeError is a failure of the code measured: its tests (or its
+// command) do not build, or a benchmark fails, panics, crashes or hangs.
+// It is what the code's author caused, a pull request say, and fails a
+// check with a report: not an error of wirebench's own nor of its input.
+type CodeError struct{ Err error }
+
+func (e *CodeError) Error() string { return e.Err.Error() }
+func (e *CodeError) Unwrap() error { return e.Err }
+
+// codeError marks err as the code's when it is a build failure of it
+// (gotest.BrokenError); other errors are returned as they are.
+func codeError(err error) error {
+	var broken *gotest.BrokenError
+	if errors.As(err, &broken) {
+		return &CodeError{err}
+	}
+	return err
+}
+
+// workers is where the workers' own output goes: progress when verbose,
+// nowhere otherwise (their last lines still come with an error).
+func (p Plan) workers() io.Writer {
+	if p.Verbose {
+		return p.Progress
+	}
+	return nil
 }
 
 func (p Plan) getenv(k string) string {

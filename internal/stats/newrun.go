@@ -15,7 +15,7 @@ type NewRunTest struct {
 	Interval
 	// S is the pooled standard deviation of one run, with DF degrees of
 	// freedom; SE = S · sqrt(1 + 1/len(ref)) is the standard error of the
-	// shift.
+	// shift (S · sqrt(1/len(xs) + 1/len(ref)) for NewRuns).
 	S, SE, DF float64
 	// T is the shift over SE and P its two-sided p-value under Student's t
 	// with DF degrees of freedom.
@@ -44,18 +44,35 @@ type NewRunTest struct {
 // It needs DF >= 1 (ErrTooFew otherwise), finite values, and a non-zero
 // spread (ErrAllEqual when every group is constant).
 func NewRun(x float64, ref, other []float64, confidence float64) (NewRunTest, error) {
-	t, err := newRun(x, ref, other, confidence)
+	return NewRuns([]float64{x}, ref, other, confidence)
+}
+
+// NewRuns is NewRun for several new runs xs of one code (the go test
+// processes of a candidate's benchmark output, say): their mean is
+// compared with ref's, and their spread around their own mean joins the
+// pooled spread and its degrees of freedom,
+//
+//	s² = (Σ(ref - mean(ref))² + Σ(xs - mean(xs))² + Σ(other - mean(other))²) / DF,
+//	DF = (len(ref) - 1) + (len(xs) - 1) + max(len(other) - 1, 0),
+//	SE = s · sqrt(1/len(xs) + 1/len(ref)),
+//	T  = (mean(xs) - mean(ref)) / SE ~ t(DF).
+//
+// With one new run it is NewRun; with other empty it is Student's
+// two-sample t-test with pooled variance (R's t.test with var.equal =
+// TRUE, against which testdata/newrun.R checks it).
+func NewRuns(xs, ref, other []float64, confidence float64) (NewRunTest, error) {
+	t, err := newRuns(xs, ref, other, confidence)
 	if err != nil {
 		return NewRunTest{}, fmt.Errorf("stats: new-run test: %w", err)
 	}
 	return t, nil
 }
 
-func newRun(x float64, ref, other []float64, confidence float64) (NewRunTest, error) {
+func newRuns(xs, ref, other []float64, confidence float64) (NewRunTest, error) {
 	if err := checkLevel("confidence", confidence); err != nil {
 		return NewRunTest{}, err
 	}
-	if err := checkSample("x", []float64{x}, 1); err != nil {
+	if err := checkSample("x", xs, 1); err != nil {
 		return NewRunTest{}, err
 	}
 	if err := checkSample("ref", ref, 1); err != nil {
@@ -65,19 +82,21 @@ func newRun(x float64, ref, other []float64, confidence float64) (NewRunTest, er
 		return NewRunTest{}, err
 	}
 	ss, df := sumSquares(ref)
-	if len(other) > 1 {
-		sso, dfo := sumSquares(other)
-		ss, df = ss+sso, df+dfo
+	for _, g := range [][]float64{xs, other} {
+		if len(g) > 1 {
+			ssg, dfg := sumSquares(g)
+			ss, df = ss+ssg, df+dfg
+		}
 	}
 	if df < 1 {
-		return NewRunTest{}, fmt.Errorf("%d reference and %d other runs leave no degree of freedom for the spread: %w", len(ref), len(other), ErrTooFew)
+		return NewRunTest{}, fmt.Errorf("%d reference, %d new and %d other runs leave no degree of freedom for the spread: %w", len(ref), len(xs), len(other), ErrTooFew)
 	}
 	if ss == 0 {
 		return NewRunTest{}, fmt.Errorf("every run has the same value: %w", ErrAllEqual)
 	}
 	s := math.Sqrt(ss / df)
-	se := s * math.Sqrt(1+1/float64(len(ref)))
-	shift := x - mean(ref)
+	se := s * math.Sqrt(1/float64(len(xs))+1/float64(len(ref)))
+	shift := mean(xs) - mean(ref)
 	dist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
 	half := dist.Quantile(1-(1-confidence)/2) * se
 	t := shift / se

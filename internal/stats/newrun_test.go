@@ -8,26 +8,32 @@ import (
 	"testing"
 )
 
+// newRunCase is one case of NewRun (X, one new run) or of NewRuns (XS,
+// several) in testdata/newrun.json, with what R computed.
+type newRunCase struct {
+	Name       string `json:"name"`
+	X          num    `json:"x"`
+	XS         []num  `json:"xs"`
+	Ref        []num  `json:"ref"`
+	Other      []num  `json:"other"`
+	Confidence num    `json:"confidence"`
+	Estimate   num    `json:"estimate"`
+	Lo         num    `json:"lo"`
+	Hi         num    `json:"hi"`
+	S          num    `json:"s"`
+	SE         num    `json:"se"`
+	DF         num    `json:"df"`
+	T          num    `json:"t"`
+	P          num    `json:"p"`
+	TCheck     num    `json:"t_ttest_check"`
+}
+
 // newRunReference is testdata/newrun.json, written by testdata/newrun.R.
 type newRunReference struct {
-	RVersion string `json:"r_version"`
-	NewRun   []struct {
-		Name       string `json:"name"`
-		X          num    `json:"x"`
-		Ref        []num  `json:"ref"`
-		Other      []num  `json:"other"`
-		Confidence num    `json:"confidence"`
-		Estimate   num    `json:"estimate"`
-		Lo         num    `json:"lo"`
-		Hi         num    `json:"hi"`
-		S          num    `json:"s"`
-		SE         num    `json:"se"`
-		DF         num    `json:"df"`
-		T          num    `json:"t"`
-		P          num    `json:"p"`
-		TCheck     num    `json:"t_ttest_check"`
-	} `json:"newrun"`
-	MDE []struct {
+	RVersion string       `json:"r_version"`
+	NewRun   []newRunCase `json:"newrun"`
+	NewRuns  []newRunCase `json:"newruns"`
+	MDE      []struct {
 		SE    num `json:"se"`
 		DF    num `json:"df"`
 		Alpha num `json:"alpha"`
@@ -74,40 +80,70 @@ func loadNewRunReference(t *testing.T) *newRunReference {
 	if err := json.Unmarshal(b, &ref); err != nil {
 		t.Fatalf("parse testdata/newrun.json: %v", err)
 	}
-	if len(ref.NewRun) == 0 || len(ref.MDE) == 0 || len(ref.Inflate) == 0 || len(ref.Dispersion) == 0 || len(ref.Welch) == 0 {
-		t.Fatal("testdata/newrun.json lacks newrun, mde, inflate, dispersion or welch cases")
+	if len(ref.NewRun) == 0 || len(ref.NewRuns) == 0 || len(ref.MDE) == 0 || len(ref.Inflate) == 0 || len(ref.Dispersion) == 0 || len(ref.Welch) == 0 {
+		t.Fatal("testdata/newrun.json lacks newrun, newruns, mde, inflate, dispersion or welch cases")
 	}
 	return &ref
 }
 
-// TestNewRunReference: every field of NewRun agrees with R to 1e-9
-// relative (R's pt and qt against gonum's Student's t), and, where there
-// are no other runs, R's t.test gives the same statistic.
-func TestNewRunReference(t *testing.T) {
-	ref := loadNewRunReference(t)
+// checkNewRun checks every field of got against R's values in c to
+// 1e-9 relative (R's pt and qt against gonum's Student's t), and the
+// statistic against R's own t.test where c has it.
+func checkNewRun(t *testing.T, got NewRunTest, c newRunCase, xs []float64) {
+	t.Helper()
 	const tol = 1e-9
-	for _, c := range ref.NewRun {
+	scale := scaleOf(floats(c.Ref), floats(c.Other), xs)
+	checkNear(t, "estimate", got.Estimate, float64(c.Estimate), tol, scale)
+	checkNear(t, "lo", got.Lo, float64(c.Lo), tol, scale)
+	checkNear(t, "hi", got.Hi, float64(c.Hi), tol, scale)
+	checkNear(t, "s", got.S, float64(c.S), tol, 0)
+	checkNear(t, "se", got.SE, float64(c.SE), tol, 0)
+	checkNear(t, "df", got.DF, float64(c.DF), 0, 0)
+	checkNear(t, "t", got.T, float64(c.T), tol, 1e-12)
+	checkNear(t, "p", got.P, float64(c.P), tol, 0)
+	if !math.IsNaN(float64(c.TCheck)) {
+		checkNear(t, "t (R's t.test)", got.T, float64(c.TCheck), tol, 1e-12)
+	}
+	if got.Confidence != float64(c.Confidence) || !(got.Lo <= got.Estimate && got.Estimate <= got.Hi) {
+		t.Errorf("interval %+v at confidence %v", got.Interval, c.Confidence)
+	}
+}
+
+// TestNewRunReference: NewRun agrees with R, and, where there are no
+// other runs, R's t.test gives the same statistic.
+func TestNewRunReference(t *testing.T) {
+	for _, c := range loadNewRunReference(t).NewRun {
 		t.Run(c.Name, func(t *testing.T) {
 			got, err := NewRun(float64(c.X), floats(c.Ref), floats(c.Other), float64(c.Confidence))
 			if err != nil {
 				t.Fatal(err)
 			}
-			scale := scaleOf(floats(c.Ref), floats(c.Other), []float64{float64(c.X)})
-			checkNear(t, "estimate", got.Estimate, float64(c.Estimate), tol, scale)
-			checkNear(t, "lo", got.Lo, float64(c.Lo), tol, scale)
-			checkNear(t, "hi", got.Hi, float64(c.Hi), tol, scale)
-			checkNear(t, "s", got.S, float64(c.S), tol, 0)
-			checkNear(t, "se", got.SE, float64(c.SE), tol, 0)
-			checkNear(t, "df", got.DF, float64(c.DF), 0, 0)
-			checkNear(t, "t", got.T, float64(c.T), tol, 1e-12)
-			checkNear(t, "p", got.P, float64(c.P), tol, 0)
-			if !math.IsNaN(float64(c.TCheck)) {
-				checkNear(t, "t (R's t.test)", got.T, float64(c.TCheck), tol, 1e-12)
-			}
-			if got.Confidence != float64(c.Confidence) || !(got.Lo <= got.Estimate && got.Estimate <= got.Hi) {
-				t.Errorf("interval %+v at confidence %v", got.Interval, c.Confidence)
-			}
+			checkNewRun(t, got, c, []float64{float64(c.X)})
 		})
+	}
+}
+
+// TestNewRunsReference: several new runs (a file's go test processes)
+// agree with R, and, where there are no other runs, with the statistic
+// of R's two-sample t.test with pooled variance. One new run is NewRun
+// exactly.
+func TestNewRunsReference(t *testing.T) {
+	ref := loadNewRunReference(t)
+	for _, c := range ref.NewRuns {
+		t.Run(c.Name, func(t *testing.T) {
+			got, err := NewRuns(floats(c.XS), floats(c.Ref), floats(c.Other), float64(c.Confidence))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkNewRun(t, got, c, floats(c.XS))
+		})
+	}
+	for _, c := range ref.NewRun {
+		one, err1 := NewRun(float64(c.X), floats(c.Ref), floats(c.Other), float64(c.Confidence))
+		runs, err2 := NewRuns([]float64{float64(c.X)}, floats(c.Ref), floats(c.Other), float64(c.Confidence))
+		if one != runs || err1 != nil || err2 != nil {
+			t.Errorf("%s: NewRun %+v (%v), NewRuns of one run %+v (%v)", c.Name, one, err1, runs, err2)
+		}
 	}
 }
 

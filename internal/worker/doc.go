@@ -1,5 +1,5 @@
 // Package worker is the same-runner A/B mode's worker: a long-lived
-// process (`action worker`) that holds a prepared suite and, on request,
+// process (`wirebench worker`) that holds a prepared suite and, on request,
 // warms up and runs one named benchmark for a given number of iterations,
 // answering with the time, allocations and bytes it measured. The
 // orchestrator (internal/ab) starts workers of both builds — the base, the

@@ -149,7 +149,7 @@ func Negotiate(label string, h Hello) (int, error) {
 			ErrIncompatible, label, h.Version, MinVersion, Version, label)
 	}
 	if h.MinVersion > Version {
-		return 0, fmt.Errorf("%w: the %s build needs A/B protocol version %d or newer, and this wirebench speaks version %d: the %s build is newer than this wirebench: run the comparison with the newer build's `action ab`, or fall back to the stored baseline",
+		return 0, fmt.Errorf("%w: the %s build needs A/B protocol version %d or newer, and this wirebench speaks version %d: the %s build is newer than this wirebench: run the comparison with the newer build's `wirebench ab`, or fall back to the stored baseline",
 			ErrIncompatible, label, h.MinVersion, Version, label)
 	}
 	return min(h.Version, Version), nil

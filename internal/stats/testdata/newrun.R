@@ -24,6 +24,18 @@
 # -sqrt(1/k) / sqrt(1 + 1/k) is the prediction t (t_ttest_check; null
 # where there are other runs).
 #
+# NewRuns tests several new runs xs of one code (a file's go test
+# processes) the same way: their mean against ref's, their spread around
+# their own mean pooled with the others',
+#
+#   df  = (length(ref) - 1) + (length(xs) - 1) + max(length(other) - 1, 0),
+#   se  = s * sqrt(1/length(xs) + 1/length(ref)),
+#   t   = (mean(xs) - mean(ref)) / se.
+#
+# With one new run it is NewRun; with other empty it is Student's
+# two-sample t-test with pooled variance, and t is checked against R's
+# own t.test(xs, ref, var.equal = TRUE) (t_ttest_check).
+#
 # NewRunMDE(se, df, alpha, power) is the smallest shift d with power
 # P(|T'| > qt(1 - alpha/2, df)) = power, T' noncentral t with df and
 # ncp d/se, found with uniroot(tol = 1e-12) on R's pt(..., ncp = ). For
@@ -85,6 +97,28 @@ newrun <- function(name, x, ref, other, conf) {
           num(s), num(se), num(df), num(t), num(p), check)
 }
 
+newruns <- function(name, xs, ref, other, conf) {
+  k <- length(ref)
+  m <- length(xs)
+  sp <- pooled(ref, other)
+  ss <- sp$s^2 * sp$df + sum((xs - mean(xs))^2)
+  df <- sp$df + m - 1
+  s <- sqrt(ss / df)
+  se <- s * sqrt(1 / m + 1 / k)
+  est <- mean(xs) - mean(ref)
+  t <- est / se
+  p <- 2 * pt(-abs(t), df)
+  q <- qt(1 - (1 - conf) / 2, df)
+  check <- "null"
+  if (length(other) == 0) {
+    check <- num(t.test(xs, ref, var.equal = TRUE)$statistic)
+  }
+  sprintf(paste0('    {"name": "%s", "xs": %s, "ref": %s, "other": %s, "confidence": %s,\n',
+                 '     "estimate": %s, "lo": %s, "hi": %s, "s": %s, "se": %s, "df": %s, "t": %s, "p": %s, "t_ttest_check": %s}'),
+          name, arr(xs), arr(ref), arr(other), num(conf), num(est), num(est - q * se), num(est + q * se),
+          num(s), num(se), num(df), num(t), num(p), check)
+}
+
 mde <- function(se, df, alpha, power) {
   tc <- qt(1 - alpha / 2, df)
   f <- function(ncp) pt(tc, df, ncp, lower.tail = FALSE) + pt(-tc, df, ncp) - power
@@ -109,6 +143,18 @@ cases <- c(
   newrun("groups_3_and_4", 0.015, r3, o4, 0.95),
   newrun("groups_3_and_1", -0.04, r3, o4[1], 0.90),
   newrun("null_at_mean", mean(r6), r6, o9, 0.95)
+)
+# Five go test processes a side, as log medians: the same code, and 30%
+# slower; one side of two processes against six; with other runs too.
+set.seed(22)
+p5 <- signif(rnorm(5, 0, 0.03), 4)
+q5 <- signif(rnorm(5, 0, 0.03), 4)
+s5 <- signif(rnorm(5, log(1.3), 0.03), 4)
+runs <- c(
+  newruns("processes_5_5_same", q5, p5, c(), 0.95),
+  newruns("processes_5_5_slower", s5, p5, c(), 0.95),
+  newruns("processes_2_6", q5[1:2], r6, c(), 0.99),
+  newruns("processes_3_3_with_others", q5[1:3], r3, o4, 0.95)
 )
 mdes <- c(
   mde(0.03, 3, 0.01 / 84, 0.8),
@@ -171,6 +217,7 @@ cat("{\n")
 cat('  "generator": "internal/stats/testdata/newrun.R",\n')
 cat(sprintf('  "r_version": "%s",\n', R.version.string))
 cat('  "newrun": [\n', paste(cases, collapse = ",\n"), "\n  ],\n", sep = "")
+cat('  "newruns": [\n', paste(runs, collapse = ",\n"), "\n  ],\n", sep = "")
 cat('  "mde": [\n', paste(mdes, collapse = ",\n"), "\n  ],\n", sep = "")
 cat('  "inflate": [\n', paste(inflates, collapse = ",\n"), "\n  ],\n", sep = "")
 cat('  "dispersion": [\n', paste(disps, collapse = ",\n"), "\n  ],\n", sep = "")

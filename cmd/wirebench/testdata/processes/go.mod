@@ -1,0 +1,3 @@
+module example.com/processes
+
+go 1.22

@@ -1,0 +1,5 @@
+//go:build !slow
+
+package wire
+
+const encodeRounds = 10
