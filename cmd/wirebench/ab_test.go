@@ -111,7 +111,7 @@ func TestABCommand(t *testing.T) {
 	root, _ := filepath.Abs("../..")
 	out := filepath.Join(t.TempDir(), "head.json")
 	code, stdout, stderr := wb(t, root, "ab", "--base", ".", "--head", ".", "--filter", "codec=raw/dataset=small",
-		"--budget", "3s", "--format", "json", "--out", out)
+		"--metric", "time", "--budget", "3s", "--format", "json", "--out", out)
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}

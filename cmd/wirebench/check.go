@@ -100,6 +100,10 @@ func updateCommand(c *config.Config) string {
 	add("build-flags", c.BuildFlags, "")
 	add("filter", c.Filter, "")
 	add("baseline", c.BaselinePath, baseline.DefaultPath)
+	add("metric", c.Metric, config.MetricAuto)
+	if c.Processes > 0 {
+		add("processes", strconv.Itoa(c.Processes), "")
+	}
 	if c.Budget > 0 {
 		add("budget", c.Budget.String(), "")
 	}

@@ -93,7 +93,7 @@ func measureFresh(ctx context.Context, e *env, p source.Plan) (*results.Results,
 // freshArgs are the arguments of `run` that measure as p says and write
 // the results to out.
 func freshArgs(p source.Plan, out string) []string {
-	args := []string{"run", "--budget", p.Budget.String(), "--samples", strconv.Itoa(p.Samples), "--out", out, "--format", "json"}
+	args := []string{"run", "--metric", "time", "--budget", p.Budget.String(), "--samples", strconv.Itoa(p.Samples), "--out", out, "--format", "json"}
 	if p.Filter != "" {
 		args = append(args, "--filter", p.Filter)
 	}

@@ -26,9 +26,9 @@ func TestFreshArgs(t *testing.T) {
 		p    source.Plan
 		want []string
 	}{
-		{source.Plan{Budget: time.Minute, Samples: 15}, []string{"run", "--budget", "1m0s", "--samples", "15", "--out", "o.json", "--format", "json"}},
+		{source.Plan{Budget: time.Minute, Samples: 15}, []string{"run", "--metric", "time", "--budget", "1m0s", "--samples", "15", "--out", "o.json", "--format", "json"}},
 		{source.Plan{Budget: 20 * time.Second, Samples: 9, Filter: "protobuf", Shard: "1/2"},
-			[]string{"run", "--budget", "20s", "--samples", "9", "--out", "o.json", "--format", "json", "--filter", "protobuf", "--shard", "1/2"}},
+			[]string{"run", "--metric", "time", "--budget", "20s", "--samples", "9", "--out", "o.json", "--format", "json", "--filter", "protobuf", "--shard", "1/2"}},
 	}
 	for _, tt := range tests {
 		if got := freshArgs(tt.p, "o.json"); !slices.Equal(got, tt.want) {
@@ -124,7 +124,7 @@ func TestCheckConfirmsInANewProcess(t *testing.T) {
 		}
 		return 0, out.String()
 	}
-	flags := []string{"--filter", "codec=raw/dataset=small$", "--samples", "5", "--budget", "1s"}
+	flags := []string{"--metric", "time", "--filter", "codec=raw/dataset=small$", "--samples", "5", "--budget", "1s"}
 	path := filepath.Join(dir, "baseline", "default.json")
 	var b *baseline.Baseline
 	// Two runs that start within one second (no commit, no run id) are one

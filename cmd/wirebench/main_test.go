@@ -160,7 +160,7 @@ func TestCheckAndUpdate(t *testing.T) {
 		t.Skip("measures")
 	}
 	dir := t.TempDir()
-	run := []string{"--filter", "codec=(protobuf|raw)/dataset=small$", "--samples", "5", "--budget", "1s"}
+	run := []string{"--metric", "time", "--filter", "codec=(protobuf|raw)/dataset=small$", "--samples", "5", "--budget", "1s"}
 	for i := 1; i <= 2; i++ {
 		code, out, errOut := wb(t, dir, append([]string{"update"}, run...)...)
 		if code != 0 || !strings.Contains(out, fmt.Sprintf("%d run", i)) {

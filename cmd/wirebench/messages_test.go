@@ -39,7 +39,7 @@ func TestModuleMessages(t *testing.T) {
 	files := maps.Clone(twoPackages)
 	maps.Copy(files, brokenAndPanicking)
 	dir := writeModule(t, files)
-	quick := []string{"--budget", "1s", "--samples", "3"}
+	quick := []string{"--metric", "time", "--budget", "1s", "--samples", "3"}
 
 	code, out, errOut := wb(t, dir, "run", "--bench", "Nope")
 	if code != exitBadInput || strings.Count(strings.TrimSpace(errOut), "\n") != 0 ||
@@ -54,7 +54,7 @@ func TestModuleMessages(t *testing.T) {
 	}
 
 	code, out, errOut = wb(t, dir, append([]string{"check", "--bench", "JSON"}, quick...)...)
-	if code != exitOK || !strings.Contains(out, "`wirebench update --bench JSON --budget 1s --samples 3` creates one") {
+	if code != exitOK || !strings.Contains(out, "`wirebench update --bench JSON --metric time --budget 1s --samples 3` creates one") {
 		t.Errorf("check without a baseline (the package that does not compile has no function the pattern matches): exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 	if strings.Contains(errOut, "PASS") || strings.Contains(errOut, "round 1/") {
@@ -82,12 +82,12 @@ func TestModuleMessages(t *testing.T) {
 	fixed["c/c_test.go"] = strings.Replace(files["c/c_test.go"], `var n int = "not a number"`, "var n int = 1", 1)
 	good := writeModule(t, fixed)
 	report := filepath.Join(dir, "ab.md")
-	code, out, errOut = wb(t, dir, "ab", "--base", good, "--head", dir, "--bench", "Broken", "--budget", "1s", "--report", report)
+	code, out, errOut = wb(t, dir, "ab", "--base", good, "--head", dir, "--bench", "Broken", "--metric", "time", "--budget", "1s", "--report", report)
 	md, _ := os.ReadFile(report)
 	if code != exitFail || !strings.Contains(out, "The head could not be measured") || !strings.Contains(out, "the head ("+dir+")") || !strings.Contains(string(md), "not a number") {
 		t.Errorf("ab with a head that does not build: exit %d\nstdout:\n%s\nstderr:\n%s\nreport:\n%s", code, out, errOut, md)
 	}
-	code, out, errOut = wb(t, dir, "ab", "--base", dir, "--head", good, "--bench", "Broken", "--budget", "1s")
+	code, out, errOut = wb(t, dir, "ab", "--base", dir, "--head", good, "--bench", "Broken", "--metric", "time", "--budget", "1s")
 	if code != exitBadInput || !strings.Contains(errOut, "the base ("+dir+")") || !strings.Contains(errOut, "not a number") {
 		t.Errorf("ab with a base that does not build: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}

@@ -78,7 +78,7 @@ func TestPackagesKept(t *testing.T) {
 		t.Skip("builds and measures a module's benchmarks")
 	}
 	dir := writeModule(t, twoPackages)
-	code, out, errOut := wb(t, dir, "run", "--bench", ".", "--budget", "1s", "--samples", "3", "--format", "bench")
+	code, out, errOut := wb(t, dir, "run", "--bench", ".", "--metric", "time", "--budget", "1s", "--samples", "3", "--format", "bench")
 	if code != exitOK {
 		t.Fatalf("run: exit %d\n%s", code, errOut)
 	}
@@ -107,7 +107,7 @@ func TestPackagesKept(t *testing.T) {
 	if want := []string{"example.com/two/a BenchmarkJSONEncode unchanged", "example.com/two/b BenchmarkJSONEncode unchanged"}; !slices.Equal(sizes, want) {
 		t.Errorf("compare judged the sizes %q, want %q", sizes, want)
 	}
-	code, _, errOut = wb(t, dir, "check", "--bench", ".", "--budget", "1s", "--samples", "3")
+	code, _, errOut = wb(t, dir, "check", "--bench", ".", "--metric", "time", "--budget", "1s", "--samples", "3")
 	if code != exitOK {
 		t.Fatalf("check without a baseline: exit %d\n%s", code, errOut)
 	}

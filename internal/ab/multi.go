@@ -98,21 +98,31 @@ func (m *multi) countable() error {
 }
 
 // Count runs one counted block of the benchmark key (worker.Client.Count)
-// and reads its counts from the dump of the part that ran it.
+// and reads its counts from the dumps of the part that ran it: the sum of
+// those the worker says hold it.
 func (m *multi) Count(ctx context.Context, key string, n, pre int, timeout time.Duration) (bench.Sample, callgrind.Counts, error) {
 	i, ok := m.byKey[key]
 	if !ok {
 		return bench.Sample{}, callgrind.Counts{}, m.fail(fmt.Errorf("no worker serves %q", key))
 	}
-	s, err := m.parts[i].Count(ctx, m.names[key], n, pre, timeout)
+	s, written, summed, err := m.parts[i].Count(ctx, m.names[key], n, pre, timeout)
 	if err != nil {
 		return bench.Sample{}, callgrind.Counts{}, m.fail(err)
 	}
-	c, err := m.dumps[i].Next()
-	if err != nil {
-		return bench.Sample{}, callgrind.Counts{}, m.fail(fmt.Errorf("%s worker: %s: read its counts: %w", m.parts[i].Label, key, err))
+	var sum callgrind.Counts
+	for k := range written {
+		c, err := m.dumps[i].Next()
+		if err != nil {
+			return bench.Sample{}, callgrind.Counts{}, m.fail(fmt.Errorf("%s worker: %s: read its counts: %w", m.parts[i].Label, key, err))
+		}
+		if k >= written-summed {
+			sum = sum.Add(c)
+		}
 	}
-	return s, c, nil
+	if sum.Ir == 0 {
+		return bench.Sample{}, callgrind.Counts{}, m.fail(fmt.Errorf("%w: %s worker: %s: the block counted no instruction", worker.ErrProtocol, m.parts[i].Label, key))
+	}
+	return s, sum, nil
 }
 
 func (m *multi) Size(ctx context.Context, key string) (int, error) {

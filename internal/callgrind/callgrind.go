@@ -225,8 +225,9 @@ type Dumps struct {
 	next    int
 }
 
-// Next reads and removes the next block's dumps. A block without any
-// wraps ErrNoDump.
+// Next reads and removes the next dump's files, one per thread. A dump
+// without any wraps ErrNoDump; one whose only thread is the runtime
+// monitor's counts nothing.
 func (d *Dumps) Next() (Counts, error) {
 	prefix := fmt.Sprintf("%s.%d-", d.OutFile, d.next+1)
 	paths, err := filepath.Glob(globQuote(prefix) + "*")
@@ -237,7 +238,6 @@ func (d *Dumps) Next() (Counts, error) {
 		return Counts{}, fmt.Errorf("%w: %s*", ErrNoDump, prefix)
 	}
 	var sum Counts
-	counted := 0
 	for _, path := range paths {
 		if _, err := strconv.Atoi(strings.TrimPrefix(path, prefix)); err != nil {
 			continue // not a thread's dump
@@ -255,18 +255,14 @@ func (d *Dumps) Next() (Counts, error) {
 		if sysmon {
 			continue
 		}
-		sum = sum.add(c)
-		counted++
-	}
-	if counted == 0 {
-		return Counts{}, fmt.Errorf("%w: %s* holds only the runtime monitor's thread", ErrNoDump, prefix)
+		sum = sum.Add(c)
 	}
 	d.next++
 	return sum, nil
 }
 
-// add is the sum of two threads' counts.
-func (c Counts) add(o Counts) Counts {
+// Add is the sum of two counts (of two threads, or two dumps of a block).
+func (c Counts) Add(o Counts) Counts {
 	return Counts{Ir: c.Ir + o.Ir, Dr: c.Dr + o.Dr, Dw: c.Dw + o.Dw, I1mr: c.I1mr + o.I1mr, D1mr: c.D1mr + o.D1mr,
 		D1mw: c.D1mw + o.D1mw, ILmr: c.ILmr + o.ILmr, DLmr: c.DLmr + o.DLmr, DLmw: c.DLmw + o.DLmw, CacheSim: c.CacheSim || o.CacheSim}
 }

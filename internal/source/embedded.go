@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/ab"
@@ -108,6 +109,10 @@ func (e Embedded) Results(ctx context.Context, p Plan) (*results.Results, []stri
 func (Embedded) count(ctx context.Context, p Plan, sel bench.Selection) (*results.Results, error) {
 	self := p.Self
 	if self == "" {
+		if testing.Testing() {
+			// A test binary has no worker command: it would run its tests.
+			return nil, fmt.Errorf("the embedded suite is counted in worker processes of the wirebench binary, and this process is a test binary: set Plan.Self, or measure with --metric time")
+		}
 		var err error
 		if self, err = os.Executable(); err != nil {
 			return nil, fmt.Errorf("find this binary to count the suite in worker processes: %w", err)

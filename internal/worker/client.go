@@ -257,23 +257,33 @@ func (c *Client) Run(ctx context.Context, name string, n, pre int) (bench.Sample
 // Count runs pre uncounted iterations of the named benchmark, then n
 // iterations as one counted block (Request.Count), waiting at most
 // timeout for the reply (a counted block runs tens of times slower than
-// natively). The block's counts are in the worker's next callgrind dump;
-// a worker that did not count it (one older than counting, or not under
-// Valgrind) is an error wrapping ErrIncompatible.
-func (c *Client) Count(ctx context.Context, name string, n, pre int, timeout time.Duration) (bench.Sample, error) {
+// natively). The block's counts are in the worker's next callgrind dumps:
+// written of them, the last summed hold the count. A worker that did not
+// count it (one older than counting, or not under Valgrind) is an error
+// wrapping ErrIncompatible.
+func (c *Client) Count(ctx context.Context, name string, n, pre int, timeout time.Duration) (s bench.Sample, written, summed int, err error) {
 	if c.Version < CountingVersion || !c.Hello.Counting {
-		return bench.Sample{}, fmt.Errorf("%w: the %s worker cannot count its blocks (protocol version %d, under callgrind: %t; counting needs version %d under callgrind)",
+		return bench.Sample{}, 0, 0, fmt.Errorf("%w: the %s worker cannot count its blocks (protocol version %d, under callgrind: %t; counting needs version %d under callgrind)",
 			ErrIncompatible, c.Label, c.Version, c.Hello.Counting, CountingVersion)
 	}
 	r, err := c.callWithin(ctx, Request{Op: OpRun, Name: name, N: n, Pre: pre, Count: true}, timeout)
 	if err != nil {
-		return bench.Sample{}, err
+		return bench.Sample{}, 0, 0, err
 	}
-	if !r.Counted {
-		return bench.Sample{}, fmt.Errorf("%w: %s worker: run %s: the block was not counted", ErrProtocol, c.Label, name)
+	written, summed = max(r.Dumps, 1), r.Summed
+	if summed == 0 {
+		summed = written
 	}
-	return r.sample(), nil
+	if !r.Counted || r.Dumps < 0 || summed < 1 || summed > written || written > maxDumps {
+		return bench.Sample{}, 0, 0, fmt.Errorf("%w: %s worker: run %s: the block was not counted (counted %t, %d dumps, %d summed)", ErrProtocol, c.Label, name, r.Counted, r.Dumps, r.Summed)
+	}
+	return r.sample(), written, summed, nil
 }
+
+// maxDumps bounds the dumps one counted block may write: one per stop of
+// a benchmark's timer, which a benchmark that stops it every iteration
+// would make more of than is sensible to read.
+const maxDumps = 100_000
 
 // Size returns the encoded message size of the named benchmark.
 func (c *Client) Size(ctx context.Context, name string) (int, error) {

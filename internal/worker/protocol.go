@@ -111,6 +111,12 @@ type Reply struct {
 	// Counted is set when the block was counted (Request.Count): its
 	// counts are in the process's next callgrind dump.
 	Counted bool `json:"counted,omitempty"`
+	// Dumps, with Counted, is how many callgrind dumps the block wrote (0:
+	// one), and Summed how many of the last of them hold its count (0:
+	// all): a test binary's worker dumps at every stop of the
+	// benchmark's timer and zeroes at every reset.
+	Dumps  int `json:"dumps,omitempty"`
+	Summed int `json:"summed,omitempty"`
 	// Size is the encoded message size, for size.
 	Size int `json:"size,omitempty"`
 	// Metrics are the other units the benchmark reported for the block

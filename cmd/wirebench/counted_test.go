@@ -1,0 +1,174 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wirebench/wirebench/internal/callgrind"
+)
+
+// countedModule is a module whose benchmark does work instructions of
+// loop a message, and reports an encoded size of size bytes, with setup
+// before its timer starts that is twice the work: counting must leave it
+// out.
+func countedModule(t *testing.T, work, size string) string {
+	return writeModule(t, map[string]string{
+		"go.mod": "module example.com/counted\n\ngo 1.22\n",
+		"work.go": `package counted
+
+// Encode stands for a codec: its cost grows with n.
+func Encode(n int) int {
+	s := 0
+	for i := range n {
+		s += i ^ (i >> 3)
+	}
+	return s
+}
+`,
+		"work_test.go": `package counted
+
+import "testing"
+
+var sink int
+
+func BenchmarkEncode(b *testing.B) {
+	sink = Encode(2 * ` + work + `) // setup: not counted
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sink += Encode(` + work + `)
+	}
+	b.ReportMetric(` + size + `, "B/msg")
+}
+
+func BenchmarkLoop(b *testing.B) {
+	for b.Loop() {
+		sink += Encode(500)
+	}
+}
+`,
+	})
+}
+
+// needValgrind skips without a working valgrind (fails under
+// WIREBENCH_REQUIRE_TOOLS).
+func needValgrind(t *testing.T) {
+	t.Helper()
+	if _, err := callgrind.Find(t.Context()); err != nil {
+		if os.Getenv("WIREBENCH_REQUIRE_TOOLS") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+}
+
+// TestCountedModule counts a module's own benchmarks under callgrind,
+// against a stored baseline and same-runner A/B: the same code passes, 10%
+// more work in one benchmark fails on its instructions/op (not on its
+// allocations or size, which did not change), and a message one byte
+// larger fails exactly.
+func TestCountedModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts processes under valgrind")
+	}
+	needValgrind(t)
+	base := countedModule(t, "1000", "40")
+	slower := countedModule(t, "1100", "40")
+	bigger := countedModule(t, "1000", "41")
+	bl := filepath.Join(t.TempDir(), "baseline.json")
+	counted := []string{"--bench", ".", "--metric", "instructions", "--processes", "3", "--baseline", bl}
+
+	if code, out, errOut := wb(t, base, append([]string{"update"}, counted...)...); code != exitOK {
+		t.Fatalf("update: exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, tt := range []struct {
+		name, dir string
+		code      int
+		says      string
+	}{
+		{"the same code", base, exitOK, "counts: all 2 gated"},
+		{"10% more work", slower, exitFail, "instructions/op"},
+		{"a byte more", bigger, exitFail, "B/msg"},
+	} {
+		t.Run("check/"+tt.name, func(t *testing.T) {
+			report := filepath.Join(t.TempDir(), "report.md")
+			out := filepath.Join(t.TempDir(), "results.json")
+			code, stdout, errOut := wb(t, tt.dir, append([]string{"check", "--report", report, "--out", out}, counted...)...)
+			md, _ := os.ReadFile(report)
+			if code != tt.code || !strings.Contains(string(md), tt.says) || !strings.Contains(string(md), "Counted, not timed") {
+				t.Errorf("exit %d, want %d; the report lacks %q or what was counted:\n%s\n%s\n%s", code, tt.code, tt.says, md, stdout, errOut)
+			}
+			checkEncodeCount(t, out, tt.name == "10% more work")
+		})
+	}
+	t.Run("ab", func(t *testing.T) {
+		for _, tt := range []struct {
+			head string
+			code int
+		}{{base, exitOK}, {slower, exitFail}} {
+			code, stdout, errOut := wb(t, base, "ab", "--base", base, "--head", tt.head, "--bench", ".", "--metric", "instructions", "--processes", "3", "--format", "json")
+			if code != tt.code {
+				t.Errorf("ab against %s: exit %d, want %d\n%s\n%s", tt.head, code, tt.code, stdout, errOut)
+			}
+			var doc struct {
+				Method string `json:"method"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &doc); err != nil || doc.Method != "counted-ab" {
+				t.Errorf("ab's JSON: method %q, %v", doc.Method, err)
+			}
+		}
+	})
+}
+
+// checkEncodeCount checks what a counted run of countedModule recorded of
+// BenchmarkEncode: three processes, instructions/op a little more than the
+// loop's (its setup, twice the work, left out), and 10% more in the slower
+// module.
+func checkEncodeCount(t *testing.T, path string, slower bool) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Settings struct {
+			Counter struct{ Method string } `json:"counter"`
+		} `json:"settings"`
+		Benchmarks []struct {
+			Name    string `json:"name"`
+			Metrics []struct {
+				Unit   string    `json:"unit"`
+				Values []float64 `json:"values"`
+			} `json:"metrics"`
+		} `json:"benchmarks"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Settings.Counter.Method != "timer" {
+		t.Errorf("counted by %q, want the benchmark timer's hooks", r.Settings.Counter.Method)
+	}
+	for _, b := range r.Benchmarks {
+		if b.Name != "BenchmarkEncode" {
+			continue
+		}
+		for _, m := range b.Metrics {
+			if m.Unit != "instructions/op" {
+				continue
+			}
+			// The loop is 7 instructions an iteration here; allow the
+			// call and the loop's own control.
+			lo, hi := 1000.0*5, 1000.0*10
+			if slower {
+				lo, hi = 1.1*lo, 1.1*hi
+			}
+			if len(m.Values) != 3 || m.Values[0] < lo || m.Values[0] > hi {
+				t.Errorf("BenchmarkEncode instructions/op %v, want 3 processes within [%v, %v]", m.Values, lo, hi)
+			}
+			return
+		}
+	}
+	t.Errorf("no instructions/op of BenchmarkEncode in %s", path)
+}
