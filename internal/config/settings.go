@@ -131,7 +131,7 @@ var settings = []setting{
 	{name: "plots", cmds: []Command{Run, Update},
 		help:    "also draw the results as PNG charts into this directory",
 		helpFor: map[Command]string{Update: "also draw every benchmark's history as PNG charts, in the history subdirectory of this directory"},
-		value: func(c *Config) flag.Value { return stringValue{&c.Plots} }},
+		value:   func(c *Config) flag.Value { return stringValue{&c.Plots} }},
 	{name: "report", cmds: []Command{Check, Merge, AB},
 		defFor: map[Command]string{Check: ReportFile, Merge: ReportFile},
 		help:   "write the Markdown report to this file",

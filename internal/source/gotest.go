@@ -106,7 +106,9 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 // Target builds a tree's test binaries with the worker and starts one
 // worker per package, GOMAXPROCS=1, in the package's directory (where its
 // testdata is).
-func (g GoTest) Target(p Plan) ab.Target { return goTestTarget{g, p.Sandbox, p.progress(), p.Count != nil} }
+func (g GoTest) Target(p Plan) ab.Target {
+	return goTestTarget{g, p.Sandbox, p.progress(), p.Count != nil}
+}
 
 type goTestTarget struct {
 	g        GoTest
