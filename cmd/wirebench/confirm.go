@@ -51,6 +51,11 @@ func confirm(ctx context.Context, e *env, o *pipeline.Outcome, base *baseline.Ba
 	if err == nil {
 		var c *pipeline.Outcome
 		if c, err = pipeline.Confirm(o, base, again, opts); err == nil {
+			if p.Count != nil {
+				// The further processes are the candidate's too: its
+				// results hold them all.
+				c.Report.Candidate = again
+			}
 			return c
 		}
 	}
