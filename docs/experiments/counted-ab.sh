@@ -1,0 +1,65 @@
+#!/bin/sh
+# counted-ab.sh — the same-runner A/B mode, counted, on the whole default
+# suite (issue 21): AA_RUNS runs of this tree against a copy of itself
+# (nothing may be flagged), and INJECT_RUNS of it against a copy in which
+# TARGET does 1/EVERY more of its own work (inject-work.sh; EVERY 100:
+# +1%). Every other run beside CPU_HOGS `yes` processes. Writes to OUT
+# (default a new directory under /tmp): per run its exit status, wall time,
+# what was flagged, the target's change — summary.tsv. Needs go, jq, yes,
+# valgrind.
+set -eu
+AA_RUNS=${AA_RUNS:-5}
+INJECT_RUNS=${INJECT_RUNS:-5}
+CPU_HOGS=${CPU_HOGS:-2}
+EVERY=${EVERY:-100}
+TARGET_CODEC=${TARGET_CODEC:-protobuf}
+TARGET_DATASET=${TARGET_DATASET:-small}
+TARGET_OP=${TARGET_OP:-serialize}
+METRIC=${METRIC:-instructions}
+FILTER=${FILTER:-}
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${OUT:-$(mktemp -d /tmp/wirebench-counted-ab.XXXXXX)}
+mkdir -p "$OUT/bin"
+case $TARGET_OP in
+serialize) TARGET=BenchmarkSerialize ;;
+*) TARGET=BenchmarkDeserialize ;;
+esac
+TARGET="$TARGET/codec=$TARGET_CODEC/dataset=$TARGET_DATASET"
+UNIT=instructions/op
+[ "$METRIC" = cycles ] && UNIT=est-cycles/op
+log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" | tee -a "$OUT/experiment.log" >&2; }
+HOGS=""
+start_hogs() { i=0; while [ "$i" -lt "$CPU_HOGS" ]; do yes >/dev/null & HOGS="$HOGS $!"; i=$((i + 1)); done; }
+stop_hogs() { for p in $HOGS; do kill "$p" 2>/dev/null || true; done; for p in $HOGS; do wait "$p" 2>/dev/null || true; done; HOGS=""; }
+trap stop_hogs EXIT INT TERM
+
+log "results in $OUT"
+(cd "$REPO" && go build -o "$OUT/bin/wb" ./cmd/wirebench)
+mkdir -p "$OUT/base"
+(cd "$REPO" && tar --exclude=./.git -cf - .) | (cd "$OUT/base" && tar -xf -)
+"$REPO/docs/experiments/inject-work.sh" "$OUT/head" "$EVERY" "$TARGET_CODEC" "$TARGET_DATASET" "$TARGET_OP"
+mv "$OUT/head.diff" "$OUT/injection.diff"
+printf 'kind\trun\tload\texit\tseconds\tcounts gated\tmedian MDE\tflagged\ttarget (%s %s)\n' "$TARGET" "$UNIT" >"$OUT/summary.tsv"
+one() {
+	name="$1-$2" load=quiet
+	[ $(($2 % 2)) = 0 ] && load=loaded
+	[ "$load" = loaded ] && start_hogs
+	log "$name ($load): ab --base base --head $3"
+	start=$(date +%s) rc=0
+	(cd "$OUT" && "$OUT/bin/wb" ab --base "$OUT/base" --head "$3" --metric "$METRIC" --filter "$FILTER" --format json \
+		--report "$OUT/$name.md" >"$OUT/$name.json" 2>"$OUT/$name.err") || rc=$?
+	secs=$(($(date +%s) - start))
+	stop_hogs
+	jq -r --arg kind "$1" --arg i "$2" --arg load "$load" --arg rc "$rc" --arg secs "$secs" --arg target "$TARGET" --arg unit "$UNIT" '
+		def pct: if . == null then "-" else (. * 10000 | round / 100 | tostring) + "%" end;
+		([.comparisons[] | select(.name == $target and .unit == $unit)][0]) as $t
+		| [$kind, $i, $load, $rc, $secs, "\(.judged.counts_gated)/\(.judged.counts)", (.judged.counts_median_mde | pct),
+		   ([.comparisons[] | select(.verdict == "regression" or .verdict == "improvement") | "\(.name | sub("^Benchmark"; "")) \(.unit) \(.change | pct)\(if .unconfirmed then " (did not hold)" else "" end)"] | join("; ")),
+		   (if $t == null then "-" else "\($t.verdict)\(if $t.unconfirmed then " (did not hold)" else "" end) \($t.change | pct) [\(($t.ci_low - 1) | pct), \(($t.ci_high - 1) | pct)] mde \($t.mde | pct)" end)]
+		| @tsv' "$OUT/$name.json" >>"$OUT/summary.tsv" || printf '%s\t%s\t%s\t%s\t%s\t(no JSON)\n' "$1" "$2" "$load" "$rc" "$secs" >>"$OUT/summary.tsv"
+}
+i=1
+while [ "$i" -le "$AA_RUNS" ]; do one aa "$i" "$OUT/base"; i=$((i + 1)); done
+i=1
+while [ "$i" -le "$INJECT_RUNS" ]; do one "every$EVERY" "$i" "$OUT/head"; i=$((i + 1)); done
+column -t -s "$(printf '\t')" "$OUT/summary.tsv" >&2 || cat "$OUT/summary.tsv" >&2
