@@ -179,9 +179,13 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 // programs built in dir.
 func countAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]ab.Program, dir string, start time.Time, built time.Duration) (*ab.Outcome, error) {
 	why := r.Options.Why
+	var workers io.Writer // what the workers print: with Verbose only
+	if r.Verbose {
+		workers = progress
+	}
 	o, err := ab.Count(ctx, progs["base"], progs["head"], ab.CountOptions{Counting: *r.Count, Dir: filepath.Join(dir, "count"),
 		BaseEnv: environWith("GITHUB_SHA", r.BaseCommit), HeadEnv: environWith("GITHUB_SHA", r.HeadCommit),
-		Stderr: progress, Sandbox: r.Sandbox, Progress: progress}, r.Options.Compare, why)
+		Stderr: workers, Sandbox: r.Sandbox, Progress: progress}, r.Options.Compare, why)
 	if err != nil {
 		if errors.Is(err, ab.ErrSetup) || errors.Is(err, worker.ErrIncompatible) {
 			return nil, err

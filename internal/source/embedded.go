@@ -147,7 +147,7 @@ func (Embedded) count(ctx context.Context, p Plan, sel bench.Selection) (*result
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	res, err := ab.CountSolo(ctx, prog, ab.CountOptions{Counting: *p.Count, Dir: dir, Stderr: p.Progress, Progress: p.Progress, Sandbox: sb})
+	res, err := ab.CountSolo(ctx, prog, ab.CountOptions{Counting: *p.Count, Dir: dir, Stderr: p.workers(), Progress: p.Progress, Sandbox: sb})
 	if err != nil {
 		return nil, fmt.Errorf("count: %w", err)
 	}
