@@ -100,12 +100,12 @@ func (m *multi) countable() error {
 // Count runs one counted block of the benchmark key (worker.Client.Count)
 // and reads its counts from the dumps of the part that ran it: the sum of
 // those the worker says hold it.
-func (m *multi) Count(ctx context.Context, key string, n, pre int, timeout time.Duration) (bench.Sample, callgrind.Counts, error) {
+func (m *multi) Count(ctx context.Context, key string, n, pre int, timeout time.Duration, keep bool) (bench.Sample, callgrind.Counts, error) {
 	i, ok := m.byKey[key]
 	if !ok {
 		return bench.Sample{}, callgrind.Counts{}, m.fail(fmt.Errorf("no worker serves %q", key))
 	}
-	s, written, summed, err := m.parts[i].Count(ctx, m.names[key], n, pre, timeout)
+	s, written, summed, err := m.parts[i].Count(ctx, m.names[key], n, pre, timeout, keep)
 	if err != nil {
 		return bench.Sample{}, callgrind.Counts{}, m.fail(err)
 	}

@@ -181,7 +181,7 @@ func TestCountingHelper(t *testing.T) {
 		for i := range n {
 			sink += i ^ (i >> 3)
 		}
-		End()
+		End(true)
 	}
 	t.Log("counted " + strconv.Itoa(3) + " blocks")
 }

@@ -15,7 +15,8 @@ const (
 // OnValgrind reports whether this process runs under Valgrind.
 func OnValgrind() bool { return clientRequest(reqRunningOnValgrind, 0, 0, 0, 0, 0) > 0 }
 
-// Begin starts counting: instrumentation on, counters zeroed. What runs
+// Begin starts counting: instrumentation on (if it is not already),
+// counters zeroed. What runs
 // between Begin and End is what the dump End writes counts. Begin and
 // End themselves cost a few dozen instructions, counted into the block.
 func Begin() {
@@ -24,9 +25,13 @@ func Begin() {
 }
 
 // End stops counting: the counters since Begin are dumped to the next
-// dump file (see Dump) and instrumentation is switched off again, so the
-// code between blocks runs uninstrumented, several times faster.
-func End() {
+// dump files (see Dumps) and, with stop, instrumentation is switched off
+// again, so the code up to the next Begin runs uninstrumented, several
+// times faster; but switching it on and off re-translates the code the
+// process runs, which costs more than running a little code instrumented.
+func End(stop bool) {
 	clientRequest(reqDumpStats, 0, 0, 0, 0, 0)
-	clientRequest(reqStopInstrumentation, 0, 0, 0, 0, 0)
+	if stop {
+		clientRequest(reqStopInstrumentation, 0, 0, 0, 0, 0)
+	}
 }

@@ -257,16 +257,17 @@ func (c *Client) Run(ctx context.Context, name string, n, pre int) (bench.Sample
 // Count runs pre uncounted iterations of the named benchmark, then n
 // iterations as one counted block (Request.Count), waiting at most
 // timeout for the reply (a counted block runs tens of times slower than
-// natively). The block's counts are in the worker's next callgrind dumps:
+// natively); keep asks the worker to leave instrumentation on after it
+// (Request.Keep). The block's counts are in the worker's next callgrind dumps:
 // written of them, the last summed hold the count. A worker that did not
 // count it (one older than counting, or not under Valgrind) is an error
 // wrapping ErrIncompatible.
-func (c *Client) Count(ctx context.Context, name string, n, pre int, timeout time.Duration) (s bench.Sample, written, summed int, err error) {
+func (c *Client) Count(ctx context.Context, name string, n, pre int, timeout time.Duration, keep bool) (s bench.Sample, written, summed int, err error) {
 	if c.Version < CountingVersion || !c.Hello.Counting {
 		return bench.Sample{}, 0, 0, fmt.Errorf("%w: the %s worker cannot count its blocks (protocol version %d, under callgrind: %t; counting needs version %d under callgrind)",
 			ErrIncompatible, c.Label, c.Version, c.Hello.Counting, CountingVersion)
 	}
-	r, err := c.callWithin(ctx, Request{Op: OpRun, Name: name, N: n, Pre: pre, Count: true}, timeout)
+	r, err := c.callWithin(ctx, Request{Op: OpRun, Name: name, N: n, Pre: pre, Count: true, Keep: keep}, timeout)
 	if err != nil {
 		return bench.Sample{}, 0, 0, err
 	}

@@ -81,6 +81,11 @@ type Request struct {
 	// dump file of the process. It needs a worker that announced
 	// Counting.
 	Count bool `json:"count,omitempty"`
+	// Keep, with Count, leaves instrumentation on after the block, so that
+	// the next one need not re-translate the code: what runs in between
+	// (the collection, the next pre iterations) then runs instrumented,
+	// slower but uncounted. A worker may ignore it.
+	Keep bool `json:"keep,omitempty"`
 	// Bench, with list, is a go test -bench pattern: the worker of a test
 	// binary runs the benchmarks it selects once and answers their full
 	// names (sub-benchmarks included).

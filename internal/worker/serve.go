@@ -234,11 +234,12 @@ func (s *server) do(req Request) (Reply, error) {
 		if req.Pre < 0 || req.Pre > maxN {
 			return Reply{}, fmt.Errorf("run %s: pre = %d, want 0 to %d iterations", req.Name, req.Pre, maxN)
 		}
-		block := s.block
+		var smp bench.Sample
 		if req.Count {
-			block = s.countedBlock
+			smp, err = s.countedBlock(b, req.N, req.Pre, req.Keep)
+		} else {
+			smp, err = s.block(b, req.N, req.Pre)
 		}
-		smp, err := block(b, req.N, req.Pre)
 		if err != nil {
 			return Reply{}, err
 		}
@@ -303,14 +304,15 @@ func (s *server) block(b *Benchmark, n, pre int) (bench.Sample, error) {
 	return smp, nil
 }
 
-// countedBlock is a block counted by callgrind: the heap collected, pre
+// countedBlock is a block counted by callgrind (instrumentation left on
+// after it with keep): the heap collected, pre
 // uncounted iterations (which refill what the collection emptied, such
 // as the buffers codecs keep in a sync.Pool), then the n iterations
 // between callgrind.Begin and callgrind.End, under bench.TimeLoop, whose
 // clock and memory statistics are read outside the counted part. The
 // collector is off, as for every block, so none of its work is counted;
 // collecting first keeps it from piling up between counted blocks.
-func (s *server) countedBlock(b *Benchmark, n, pre int) (bench.Sample, error) {
+func (s *server) countedBlock(b *Benchmark, n, pre int, keep bool) (bench.Sample, error) {
 	if !callgrind.OnValgrind() {
 		return bench.Sample{}, errors.New("a counted block needs the worker to run under valgrind --tool=callgrind")
 	}
@@ -322,7 +324,7 @@ func (s *server) countedBlock(b *Benchmark, n, pre int) (bench.Sample, error) {
 	}
 	smp, err := bench.TimeLoop(func(n int) error {
 		callgrind.Begin()
-		defer callgrind.End()
+		defer callgrind.End(!keep)
 		return b.safeLoop(n)
 	}, n)
 	if err != nil {
