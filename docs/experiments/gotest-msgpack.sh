@@ -25,6 +25,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 WORK=${WORK:-/tmp/wirebench-msgpack}
 BUDGET=${BUDGET:-90s}
+# METRIC is what measures: time (the A/B engine's timed blocks, as the
+# runs in docs/your-benchmarks.md were made) or instructions or cycles
+# (counted under callgrind, docs/counted.md).
+METRIC=${METRIC:-time}
 # Twelve of the library's benchmarks: structs, maps, slices, numbers.
 BENCH=${BENCH:-'^Benchmark(StructMarshal|StructUnmarshal|StructManual|MapStringString|MapIntInt|StringSlice|ByteSlice|Int32|Float64|Bool|Time|Duration)$'}
 TARGET=BenchmarkStructMarshal
@@ -76,7 +80,7 @@ GO
   # effect asked for, twice. The runs below are independent of these.
   local round e next
   for round in 1 2; do
-    "$WORK/wirebench" ab --base "$base" --head "$dir" --bench "^$TARGET\$" --packages . --budget 20s \
+    "$WORK/wirebench" ab --base "$base" --head "$dir" --bench "^$TARGET\$" --packages . --budget 20s --metric time \
       --format json > "$dir.calibrate.json" 2> "$dir.calibrate.log" || true
     e=$(python3 -c 'import json,sys; c=[c for c in json.load(open(sys.argv[1]))["comparisons"] if c["unit"]=="ns/op"][0]; print(100*(c["ratio"]-1))' "$dir.calibrate.json")
     next=$(awk -v e="$e" -v s="$steps" -v pct="$pct" 'BEGIN {if (e < 0.2) e = 0.2; printf "%d", s*pct/e + 0.5}')
@@ -94,7 +98,7 @@ fastest() { # fastest DIR REGEXP: the lowest of 5 ns/op of the benchmark, one P
 
 run() { # run OUT BASE HEAD
   local out=$1 base=$2 head=$3 code=0
-  "$WORK/wirebench" ab --base "$base" --head "$head" --bench "$BENCH" --packages . --budget "$BUDGET" \
+  "$WORK/wirebench" ab --base "$base" --head "$head" --bench "$BENCH" --packages . --budget "$BUDGET" --metric "$METRIC" \
     --format json --report "$out.md" > "$out.json" 2> "$out.log" || code=$?
   echo "$code"
 }
