@@ -29,6 +29,7 @@ BUDGET=${BUDGET:-90s}
 # runs in docs/your-benchmarks.md were made) or instructions or cycles
 # (counted under callgrind, docs/counted.md).
 METRIC=${METRIC:-time}
+export METRIC
 # Twelve of the library's benchmarks: structs, maps, slices, numbers.
 BENCH=${BENCH:-'^Benchmark(StructMarshal|StructUnmarshal|StructManual|MapStringString|MapIntInt|StringSlice|ByteSlice|Int32|Float64|Bool|Time|Duration)$'}
 TARGET=BenchmarkStructMarshal
@@ -107,11 +108,13 @@ summary() { # summary RUN JSON LOG CODE
   python3 - "$@" <<'PY'
 import json, sys, re
 name, path, log, code = sys.argv[1:5]
+import os
+unit = {"time": "ns/op", "instructions": "instructions/op", "cycles": "est-cycles/op"}[os.environ.get("METRIC", "time")]
 try:
     d = json.load(open(path))
 except Exception as e:
     print(f"{name}\tcode={code}\tno comparison ({e})"); sys.exit()
-target = [c for c in d["comparisons"] if c["unit"] == "ns/op" and c["name"].endswith(" BenchmarkStructMarshal")]
+target = [c for c in d["comparisons"] if c["unit"] == unit and c["name"].endswith(" BenchmarkStructMarshal")]
 others = [c["name"].split()[-1] for c in d["comparisons"] if c["verdict"] == "regression" and not c.get("unconfirmed")
           and not c["name"].endswith(" BenchmarkStructMarshal")]
 offs = re.findall(r"offsets between generations of workers: ±([0-9.]+)%", open(log).read())
