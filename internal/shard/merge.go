@@ -74,6 +74,8 @@ func Merge(parts []*results.Results, names []string, opts MergeOptions) (*Merged
 			return nil, fmt.Errorf("merge: %s is shard %s but %s is shard %s: all shards must split the suite the same number of ways", names[i], spec, names[0], parts[0].Settings.Shard)
 		case p.Settings.Partition != partition:
 			return nil, fmt.Errorf("merge: %s and %s computed different partitions (different baselines, filters or suites?): re-run the matrix so every shard reads the same baseline", names[i], names[0])
+		case !sameCounter(p.Settings.Counter, parts[0].Settings.Counter):
+			return nil, fmt.Errorf("merge: %s was %s, %s was %s: every shard of a matrix must measure with one metric (set it for the whole matrix)", names[i], measuredBy(p.Settings.Counter), names[0], measuredBy(parts[0].Settings.Counter))
 		}
 		if j, dup := byIndex[spec.Index]; dup {
 			return nil, fmt.Errorf("merge: shard %s appears twice (%s and %s): give each shard's results once", spec, names[j], names[i])
@@ -139,4 +141,21 @@ func joinInts(v []int) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ", ")
+}
+
+// sameCounter reports whether two shards measured alike: both timed, or
+// both counted the same way.
+func sameCounter(a, b *results.Counter) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return len(a.Diff(b)) == 0
+}
+
+// measuredBy says how a shard measured, for errors.
+func measuredBy(c *results.Counter) string {
+	if c == nil {
+		return "timed"
+	}
+	return "counted (" + c.String() + ")"
 }

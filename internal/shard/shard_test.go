@@ -211,6 +211,16 @@ func TestMergeErrors(t *testing.T) {
 		opts  MergeOptions
 		want  string
 	}{"different partitions", []*results.Results{parts[0], other[1], parts[2], parts[3]}, fileNames(4), MergeOptions{}, "different partitions"})
+	// A shard counted where the others were timed.
+	counted := *parts[1]
+	counted.Settings.Counter = &results.Counter{Tool: "callgrind", Version: "3.19.0", Method: results.CountBlock, Processes: 5, Blocks: 3}
+	tests = append(tests, struct {
+		name  string
+		parts []*results.Results
+		files []string
+		opts  MergeOptions
+		want  string
+	}{"timed and counted", []*results.Results{parts[0], &counted, parts[2], parts[3]}, fileNames(4), MergeOptions{}, "must measure with one metric"})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Merge(tt.parts, tt.files, tt.opts)
