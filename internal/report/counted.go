@@ -65,7 +65,7 @@ func methodText(method string) string {
 // change: the timings' test, or for counted runs Welch's.
 func changedRule(r *compare.Result) string {
 	o := r.Options
-	if counted(r) && judge(r).timings == 0 {
+	if counted(r) && judge(r).timings.n == 0 {
 		return fmt.Sprintf("A count changed when Welch's t-test on the processes' log counts is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s. ",
 			correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence))
 	}
@@ -76,7 +76,7 @@ func changedRule(r *compare.Result) string {
 // speedWord is what the report calls the run's speed metrics: counts or
 // timings.
 func speedWord(r *compare.Result) string {
-	if counted(r) && judge(r).timings == 0 {
+	if counted(r) && judge(r).timings.n == 0 {
 		return "count"
 	}
 	return "timing"

@@ -17,30 +17,42 @@ import (
 // not enforced.
 
 // judged counts a result's comparisons by what they could do to the run.
-// Timings are the noisy comparisons of a time or a throughput; the others
-// are sizes and allocations (exact, or tested where they varied).
+// Timings are the noisy comparisons of a time or a throughput, counts
+// those of counted work (instructions/op, est-cycles/op); the others are
+// sizes and allocations (exact, or tested where they varied).
 type judged struct {
-	timings      int
-	gated        int // enforced, and decided (regression, improvement or unchanged)
-	inconclusive int // enforced, and neither
-	notEnforced  int // reported only (too little history, other settings, A/A noisy)
-	// mde is the median detectable change of the inconclusive timings
-	// (+Inf when most could detect nothing), NaN when there are none.
-	mde float64
+	timings, counts speed
 	// other and otherGated count the sizes and allocations, and those
 	// decided.
 	other, otherGated int
-	// counts is the same account of counted work (instructions/op,
-	// est-cycles/op), which gates speed where the run counted.
-	counts speed
 }
 
 // speed is what a run's comparisons of one kind of speed metric did: how
-// many there were, gated, inconclusive and not enforced, and the median
-// detectable change of the inconclusive ones (NaN when there are none).
+// many there were (n), gated (enforced, and decided: regression,
+// improvement or unchanged), inconclusive (enforced, and neither) and not
+// enforced (reported only), and the median detectable change of the
+// inconclusive ones (+Inf when most could detect nothing, NaN when there
+// are none).
 type speed struct {
 	n, gated, inconclusive, notEnforced int
 	mde                                 float64
+	mdes                                []float64
+}
+
+// add counts comparison c of r.
+func (s *speed) add(r *compare.Result, c compare.Comparison) {
+	s.n++
+	switch {
+	case !r.Enforced(c):
+		s.notEnforced++
+	case c.Verdict != compare.Inconclusive:
+		s.gated++
+	default:
+		s.inconclusive++
+		if !math.IsNaN(c.MDE) {
+			s.mdes = append(s.mdes, c.MDE)
+		}
+	}
 }
 
 // isTimingUnit reports whether unit is a time per operation or a
@@ -51,46 +63,21 @@ func isTimingUnit(unit string) bool {
 
 // judge counts what r judged.
 func judge(r *compare.Result) judged {
-	j := judged{mde: math.NaN(), counts: speed{mde: math.NaN()}}
-	var mdes, countMDEs []float64
+	var j judged
 	for _, c := range r.Comparisons {
-		decided := c.Verdict != compare.Inconclusive
-		if c.Kind == compare.Noisy && results.IsCounted(c.Unit) {
-			j.counts.n++
-			switch {
-			case !r.Enforced(c):
-				j.counts.notEnforced++
-			case decided:
-				j.counts.gated++
-			default:
-				j.counts.inconclusive++
-				if !math.IsNaN(c.MDE) {
-					countMDEs = append(countMDEs, c.MDE)
-				}
-			}
-			continue
-		}
-		if c.Kind != compare.Noisy || !isTimingUnit(c.Unit) {
-			j.other++
-			if decided && r.Enforced(c) {
-				j.otherGated++
-			}
-			continue
-		}
-		j.timings++
 		switch {
-		case !r.Enforced(c):
-			j.notEnforced++
-		case decided:
-			j.gated++
+		case c.Kind == compare.Noisy && results.IsCounted(c.Unit):
+			j.counts.add(r, c)
+		case c.Kind == compare.Noisy && isTimingUnit(c.Unit):
+			j.timings.add(r, c)
 		default:
-			j.inconclusive++
-			if !math.IsNaN(c.MDE) {
-				mdes = append(mdes, c.MDE)
+			j.other++
+			if c.Verdict != compare.Inconclusive && r.Enforced(c) {
+				j.otherGated++
 			}
 		}
 	}
-	j.mde, j.counts.mde = medianOf(mdes), medianOf(countMDEs)
+	j.timings.mde, j.counts.mde = medianOf(j.timings.mdes), medianOf(j.counts.mdes)
 	return j
 }
 
@@ -110,27 +97,38 @@ func medianOf(v []float64) float64 {
 // noTimingGated reports whether there were speed metrics (timings, counts)
 // and none of them gated: the run cannot pass as if they had.
 func (j judged) noTimingGated() bool {
-	return j.timings+j.counts.n > 0 && j.gated+j.counts.gated == 0
+	return j.timings.n+j.counts.n > 0 && j.timings.gated+j.counts.gated == 0
 }
 
-// countsPart is the headline's account of the counted metrics, as
-// timingsPart is of the timings.
+// timingsPart is the headline's account of the timings: "all 84 gated",
+// or how many of them, and why the others could not be, with what the
+// inconclusive ones could have detected.
+func (j judged) timingsPart(r *compare.Result) string {
+	return j.timings.part("timings", func() string { return notEnforcedShort(r) })
+}
+
+// countsPart is the headline's account of the counted metrics.
 func (j judged) countsPart(r *compare.Result) string {
-	c := j.counts
-	if c.n == 0 {
+	return j.counts.part("counts", func() string { return countsNotEnforcedShort(r) })
+}
+
+// part is the headline's account of s under its name, with why some were
+// not enforced.
+func (s speed) part(name string, why func() string) string {
+	if s.n == 0 {
 		return ""
 	}
-	if c.gated == c.n {
-		return "counts: " + pick(c.n == 1, "the 1 gated", "all "+human.Count(c.n)+" gated")
+	if s.gated == s.n {
+		return name + ": " + pick(s.n == 1, "the 1 gated", "all "+human.Count(s.n)+" gated")
 	}
-	parts := []string{human.Count(c.gated) + " of " + human.Count(c.n) + " gated"}
-	if c.inconclusive > 0 {
-		parts = append(parts, human.Count(c.inconclusive)+" inconclusive ("+detectText(c.mde)+")")
+	parts := []string{human.Count(s.gated) + " of " + human.Count(s.n) + " gated"}
+	if s.inconclusive > 0 {
+		parts = append(parts, human.Count(s.inconclusive)+" inconclusive ("+detectText(s.mde)+")")
 	}
-	if c.notEnforced > 0 {
-		parts = append(parts, human.Count(c.notEnforced)+" not enforced ("+countsNotEnforcedShort(r)+")")
+	if s.notEnforced > 0 {
+		parts = append(parts, human.Count(s.notEnforced)+" not enforced ("+why()+")")
 	}
-	return "counts: " + strings.Join(parts, ", ")
+	return name + ": " + strings.Join(parts, ", ")
 }
 
 // countsNotEnforcedShort is why counted metrics were not enforced: the
@@ -147,26 +145,6 @@ func countsNotEnforcedShort(r *compare.Result) string {
 		}
 	}
 	return top
-}
-
-// timingsPart is the headline's account of the timings: "all 84 gated",
-// or how many of them, and why the others could not be, with what the
-// inconclusive ones could have detected.
-func (j judged) timingsPart(r *compare.Result) string {
-	if j.timings == 0 {
-		return ""
-	}
-	if j.gated == j.timings {
-		return "timings: " + pick(j.timings == 1, "the 1 gated", "all "+human.Count(j.timings)+" gated")
-	}
-	parts := []string{human.Count(j.gated) + " of " + human.Count(j.timings) + " gated"}
-	if j.inconclusive > 0 {
-		parts = append(parts, human.Count(j.inconclusive)+" inconclusive ("+detectText(j.mde)+")")
-	}
-	if j.notEnforced > 0 {
-		parts = append(parts, human.Count(j.notEnforced)+" not enforced ("+notEnforcedShort(r)+")")
-	}
-	return "timings: " + strings.Join(parts, ", ")
 }
 
 // otherPart is the headline's account of sizes and allocations.
@@ -230,7 +208,7 @@ func notEnforcedShort(r *compare.Result) string {
 // gate; "" for a same-runner A/B comparison (its A/A sentence says it).
 func gateSentence(r *compare.Result, plain bool) string {
 	g := r.Gate
-	if g == nil || judge(r).timings == 0 {
+	if g == nil || judge(r).timings.n == 0 {
 		return ""
 	}
 	warn := func(s string) string {

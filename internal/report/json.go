@@ -95,8 +95,8 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 		doc.AACheck = &jsonAA{Benchmarks: a.Benchmarks, Flagged: orEmpty(a.Flagged), Noisy: a.Noisy}
 	}
 	j := judge(r)
-	doc.Judged = jsonJudged{Timings: j.timings, TimingsGated: j.gated, TimingsInconclusive: j.inconclusive,
-		TimingsNotEnforced: j.notEnforced, TimingsMedianMDE: num(j.mde), Other: j.other, OtherGated: j.otherGated,
+	doc.Judged = jsonJudged{Timings: j.timings.n, TimingsGated: j.timings.gated, TimingsInconclusive: j.timings.inconclusive,
+		TimingsNotEnforced: j.timings.notEnforced, TimingsMedianMDE: num(j.timings.mde), Other: j.other, OtherGated: j.otherGated,
 		Counts: j.counts.n, CountsGated: j.counts.gated, CountsInconclusive: j.counts.inconclusive,
 		CountsNotEnforced: j.counts.notEnforced, CountsMedianMDE: num(j.counts.mde)}
 	if g := r.Gate; g != nil {
