@@ -1,10 +1,13 @@
-# wirebench's action image: a static binary, plus the Go toolchain that the
-# same-runner A/B mode uses to build the base and head versions of a
-# suite. Nothing else: no shell, no package manager.
+# wirebench's action image: a static binary, the Go toolchain that the
+# same-runner A/B mode and a module's `go test` benchmarks build with, and
+# Valgrind, which counts the work of each benchmark (metric auto counts
+# instructions where Valgrind runs: docs/counted.md). The base is Debian's
+# slim image because Valgrind comes from Debian's packages, for amd64 and
+# arm64 alike; nothing else is installed.
 #
 # Multi-arch: the binary is cross-compiled on the build platform; the
-# toolchain stage is pulled for the target platform, so an arm64 image
-# carries an arm64 Go.
+# toolchain and Debian stages are pulled for the target platform, so an
+# arm64 image carries an arm64 Go and an arm64 Valgrind.
 #
 #   docker buildx build --platform linux/amd64,linux/arm64 -t ghcr.io/OWNER/wirebench:v1 .
 
@@ -18,21 +21,21 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH \
-    go build -trimpath -buildvcs=false -ldflags="-s -w" -o /out/wirebench ./cmd/wirebench \
- && mkdir -p /out/tmp && chmod 1777 /out/tmp
+    go build -trimpath -buildvcs=false -ldflags="-s -w" -o /out/wirebench ./cmd/wirebench
 
 FROM golang:${GO_VERSION} AS toolchain
 
-FROM scratch
+FROM debian:bookworm-slim
+# Valgrind (callgrind) for counted measurement, and the CA certificates
+# the go command needs to download modules; the binary carries its own.
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends valgrind ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
 LABEL org.opencontainers.image.source="https://github.com/wirebench/wirebench" \
       org.opencontainers.image.description="wirebench: serialization benchmarks that gate pull requests"
-# The Go toolchain (for the A/B mode's builds) and the CA certificates the
-# go command needs to download modules; the binary carries its own roots.
 COPY --from=toolchain /usr/local/go /usr/local/go
-COPY --from=toolchain /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
-COPY --from=build /out/tmp /tmp
 COPY --from=build /out/wirebench /wirebench
-ENV PATH=/usr/local/go/bin \
+ENV PATH=/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     CGO_ENABLED=0 \
     GOFLAGS=-buildvcs=false \
     GOTOOLCHAIN=local \

@@ -24,6 +24,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -572,10 +573,11 @@ type e2eImage struct {
 }
 
 // e2eBuildImage builds the static binary and an image with the layout
-// of the Dockerfile's final stage, under a unique tag removed at the end.
-// With toolchain, the image also holds this machine's Go toolchain and CA
-// certificates where the Dockerfile puts golang's (the A/B mode builds
-// with them); without, they are left out to keep the image small.
+// of the Dockerfile's final stage, under a unique tag removed at the end:
+// Debian with Valgrind (so the container counts, as the published image
+// does). With toolchain, the image also holds this machine's Go toolchain
+// where the Dockerfile puts golang's (the A/B mode builds with it);
+// without, it is left out to keep the image small.
 func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman, toolchain bool) *e2eImage {
 	t.Helper()
 	start := time.Now()
@@ -587,19 +589,17 @@ func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman, toolchain b
 	if err != nil {
 		t.Fatal(err)
 	}
-	containerfile, err := e2eContainerfile(string(dockerfile), toolchain)
+	containerfile, base, err := e2eContainerfile(string(dockerfile), toolchain)
 	if err != nil {
 		t.Fatalf("Dockerfile: %v", err)
 	}
+	e2eBaseImage(ctx, t, pm, base)
 	dir := filepath.Join(pm.store, "context")
-	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if toolchain {
 		e2eCopyToolchain(ctx, t, dir)
-	}
-	if err := os.Chmod(filepath.Join(dir, "tmp"), 0o1777); err != nil {
-		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "Containerfile"), []byte(containerfile), 0o644); err != nil {
 		t.Fatal(err)
@@ -634,15 +634,31 @@ func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman, toolchain b
 	return img
 }
 
+// e2eBase is what the Dockerfile's final stage starts from: a Debian
+// suite's slim image and the packages its RUN line installs. Images cannot
+// be pulled here, so the test builds the same from Debian's packages with
+// mmdebstrap (e2eBaseImage).
+type e2eBase struct {
+	Suite    string   // bookworm
+	Packages []string // in the order the RUN line names them
+}
+
+// Tag is the local image the test builds for the base.
+func (b e2eBase) Tag() string {
+	sum := sha256.Sum256([]byte(b.Suite + " " + strings.Join(b.Packages, " ")))
+	return "localhost/wirebench-e2e-base:" + b.Suite + "-" + hex.EncodeToString(sum[:6])
+}
+
 // e2eContainerfile turns the Dockerfile's last stage into a Containerfile for a
-// context holding the binary as "wirebench" and the empty directory "tmp":
-// COPY --from=build /out/X Y becomes COPY X Y; the Go toolchain and CA
-// certificates (from an image that cannot be pulled here) become COPY go
-// and COPY ca-certificates.crt from the context with toolchain, and are
-// left out without; everything else (ENV, ENTRYPOINT, a USER or WORKDIR if
-// one is ever added) is kept, so the test image behaves as the published
-// one.
-func e2eContainerfile(dockerfile string, toolchain bool) (string, error) {
+// context holding the binary as "wirebench": FROM debian:SUITE-slim becomes
+// FROM the test's base image, with the packages of the stage's
+// `apt-get install` already in it (the RUN line is dropped); COPY
+// --from=build /out/X Y becomes COPY X Y; the Go toolchain (from an image
+// that cannot be pulled here) becomes COPY go from the context with
+// toolchain, and is left out without; everything else (ENV, ENTRYPOINT, a
+// USER or WORKDIR if one is ever added) is kept, so the test image behaves
+// as the published one.
+func e2eContainerfile(dockerfile string, toolchain bool) (string, e2eBase, error) {
 	var lines []string
 	var cur strings.Builder
 	for line := range strings.Lines(dockerfile) {
@@ -666,43 +682,160 @@ func e2eContainerfile(dockerfile string, toolchain bool) (string, error) {
 			last = i
 		}
 	}
+	var base e2eBase
 	if last < 0 {
-		return "", errors.New("no FROM line")
+		return "", base, errors.New("no FROM line")
 	}
-	if f := strings.Fields(lines[last]); len(f) < 2 || f[1] != "scratch" {
-		return "", fmt.Errorf("the final stage is %q, the test expects FROM scratch: update container_test.go", lines[last])
+	f := strings.Fields(lines[last])
+	image := ""
+	if len(f) >= 2 {
+		image = f[1]
 	}
-	var out []string
-	provided := map[string]bool{"wirebench": true, "tmp": true}
-	for _, l := range lines[last:] {
+	suite, ok := strings.CutPrefix(image, "debian:")
+	if suite, ok = strings.CutSuffix(suite, "-slim"); !ok || suite == "" {
+		return "", base, fmt.Errorf("the final stage is %q, the test expects FROM debian:SUITE-slim: update container_test.go", lines[last])
+	}
+	base.Suite = suite
+	out := []string{""} // FROM the base, once its packages are known
+	provided := map[string]bool{"wirebench": true}
+	for _, l := range lines[last+1:] {
 		f := strings.Fields(l)
-		if strings.ToUpper(f[0]) == "COPY" && len(f) >= 2 && strings.HasPrefix(f[1], "--from=") {
+		switch op := strings.ToUpper(f[0]); {
+		case op == "RUN":
+			pkgs, err := e2eAptInstall(strings.TrimSpace(l[len(f[0]):]))
+			if err != nil {
+				return "", base, fmt.Errorf("cannot translate %q: %v: update container_test.go", l, err)
+			}
+			base.Packages = append(base.Packages, pkgs...)
+			continue
+		case op == "COPY" && len(f) >= 2 && strings.HasPrefix(f[1], "--from="):
 			switch from := strings.TrimPrefix(f[1], "--from="); from {
 			case "toolchain":
+				if len(f) != 4 || f[2] != "/usr/local/go" {
+					return "", base, fmt.Errorf("cannot translate %q: update container_test.go", l)
+				}
 				if !toolchain {
-					continue // only the A/B mode needs it
+					continue // only builds need it
 				}
-				src, ok := map[string]string{"/usr/local/go": "go", "/etc/ssl/certs/ca-certificates.crt": "ca-certificates.crt"}[f[2]]
-				if len(f) != 4 || !ok {
-					return "", fmt.Errorf("cannot translate %q: update container_test.go", l)
-				}
-				l = "COPY " + src + " " + f[3]
+				l = "COPY go " + f[3]
 			case "build":
 				if len(f) != 4 {
-					return "", fmt.Errorf("cannot translate %q: update container_test.go", l)
+					return "", base, fmt.Errorf("cannot translate %q: update container_test.go", l)
 				}
 				src := strings.TrimPrefix(f[2], "/out/")
 				if !provided[src] {
-					return "", fmt.Errorf("%q copies %s, which the test does not provide: update container_test.go", l, f[2])
+					return "", base, fmt.Errorf("%q copies %s, which the test does not provide: update container_test.go", l, f[2])
 				}
 				l = "COPY " + src + " " + f[3]
 			default:
-				return "", fmt.Errorf("cannot translate %q (stage %s): update container_test.go", l, from)
+				return "", base, fmt.Errorf("cannot translate %q (stage %s): update container_test.go", l, from)
 			}
 		}
 		out = append(out, l)
 	}
-	return strings.Join(out, "\n") + "\n", nil
+	out[0] = "FROM " + base.Tag()
+	return strings.Join(out, "\n") + "\n", base, nil
+}
+
+// e2eAptInstall is the packages of a RUN line made of `apt-get update`,
+// one `apt-get install` (options and an environment assignment allowed)
+// and the removal of apt's lists: what a Debian stage does to add
+// packages, and all the test knows how to reproduce.
+func e2eAptInstall(cmd string) ([]string, error) {
+	var pkgs []string
+	for part := range strings.SplitSeq(cmd, "&&") {
+		f := strings.Fields(part)
+		for len(f) > 0 && strings.Contains(f[0], "=") {
+			f = f[1:] // DEBIAN_FRONTEND=noninteractive
+		}
+		switch {
+		case len(f) == 2 && f[0] == "apt-get" && f[1] == "update":
+		case len(f) >= 2 && f[0] == "rm" && strings.HasPrefix(f[len(f)-1], "/var/lib/apt/lists"):
+		case len(f) >= 3 && f[0] == "apt-get" && f[1] == "install":
+			for _, a := range f[2:] {
+				if !strings.HasPrefix(a, "-") {
+					pkgs = append(pkgs, a)
+				}
+			}
+		default:
+			return nil, fmt.Errorf("%q is not apt-get update, apt-get install or rm of apt's lists", strings.TrimSpace(part))
+		}
+	}
+	if len(pkgs) == 0 {
+		return nil, errors.New("no apt-get install of a package")
+	}
+	return pkgs, nil
+}
+
+// e2eBaseImage makes base's image in the test's podman store: a root file
+// system made by mmdebstrap (variant apt, as Debian's slim images are,
+// with base's packages) from the mirror apt is configured with, cached
+// under the user's cache directory between runs (keyed by suite and
+// packages; about 15 s to make), then imported.
+func e2eBaseImage(ctx context.Context, t *testing.T, pm *e2ePodman, base e2eBase) {
+	t.Helper()
+	start := time.Now()
+	bin, err := exec.LookPath("mmdebstrap")
+	if err != nil {
+		msg := "mmdebstrap not found: install it (.ci/install-deps does) to make the container test's Debian base image"
+		if os.Getenv("WIREBENCH_REQUIRE_TOOLS") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "wirebench-e2e")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tarball := filepath.Join(dir, strings.TrimPrefix(strings.ReplaceAll(base.Tag(), ":", "-"), "localhost/")+".tar")
+	made := "cached"
+	if _, err := os.Stat(tarball); err != nil {
+		args := []string{"--variant=apt", "--quiet", "--include=" + strings.Join(base.Packages, ","), base.Suite, tarball + ".part"}
+		if m := e2eDebianMirror(base.Suite); m != "" {
+			args = append(args, m)
+		}
+		if out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput(); err != nil {
+			os.Remove(tarball + ".part")
+			t.Fatalf("mmdebstrap %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		if err := os.Rename(tarball+".part", tarball); err != nil {
+			t.Fatal(err)
+		}
+		made = "made"
+	}
+	if _, err := pm.output(ctx, "import", tarball, base.Tag()); err != nil {
+		t.Fatalf("import the base image: %v", err)
+	}
+	t.Logf("base image %s (Debian %s, variant apt, with %s): %s %s and imported in %v", base.Tag(), base.Suite, strings.Join(base.Packages, ", "), e2eFileSize(tarball), made, time.Since(start).Round(time.Millisecond))
+}
+
+// e2eDebianMirror is the URI apt's deb822 sources give for suite, or ""
+// (mmdebstrap then uses its default mirror).
+func e2eDebianMirror(suite string) string {
+	files, _ := filepath.Glob("/etc/apt/sources.list.d/*.sources")
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		for stanza := range strings.SplitSeq(string(data), "\n\n") {
+			fields := map[string]string{}
+			for line := range strings.Lines(stanza) {
+				if k, v, ok := strings.Cut(line, ":"); ok && !strings.HasPrefix(k, "#") {
+					fields[strings.TrimSpace(k)] = strings.TrimSpace(v)
+				}
+			}
+			uris := strings.Fields(fields["URIs"])
+			if len(uris) > 0 && slices.Contains(strings.Fields(fields["Suites"]), suite) && strings.HasSuffix(uris[0], "/debian") {
+				return uris[0]
+			}
+		}
+	}
+	return ""
 }
 
 func e2eMB(n int64) string { return fmt.Sprintf("%.2f MB (%d bytes)", float64(n)/1e6, n) }
@@ -1303,15 +1436,18 @@ func TestContainerfileFromDockerfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := e2eContainerfile(string(data), false)
+	got, base, err := e2eContainerfile(string(data), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	withGo, err := e2eContainerfile(string(data), true)
+	withGo, _, err := e2eContainerfile(string(data), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"COPY go /usr/local/go\n", "COPY ca-certificates.crt /etc/ssl/certs/ca-certificates.crt\n", "PATH=/usr/local/go/bin"} {
+	if base.Suite != "bookworm" || !slices.Contains(base.Packages, "valgrind") || !slices.Contains(base.Packages, "ca-certificates") {
+		t.Errorf("base %+v, want Debian bookworm with valgrind and ca-certificates", base)
+	}
+	for _, want := range []string{"COPY go /usr/local/go\n", "PATH=/usr/local/go/bin:"} {
 		if !strings.Contains(withGo, want) {
 			t.Errorf("test Containerfile with the toolchain lacks %q:\n%s", want, withGo)
 		}
@@ -1319,21 +1455,27 @@ func TestContainerfileFromDockerfile(t *testing.T) {
 	if strings.Contains(got, "/usr/local/go /usr/local/go") {
 		t.Errorf("test Containerfile without the toolchain copies it:\n%s", got)
 	}
-	for _, want := range []string{"FROM scratch\n", "COPY wirebench /wirebench\n", "COPY tmp /tmp\n", `ENTRYPOINT ["/wirebench"]`, "GODEBUG=madvdontneed=0"} {
+	for _, want := range []string{"FROM " + base.Tag() + "\n", "COPY wirebench /wirebench\n", `ENTRYPOINT ["/wirebench"]`, "GODEBUG=madvdontneed=0", ":/usr/bin:"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("test Containerfile lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, "--from=") {
-		t.Errorf("test Containerfile still copies from another stage:\n%s", got)
+	for _, gone := range []string{"--from=", "RUN "} {
+		if strings.Contains(got, gone) {
+			t.Errorf("test Containerfile still has %q:\n%s", gone, got)
+		}
 	}
 
 	for _, bad := range []string{
 		"FROM golang AS build\nFROM alpine\nENTRYPOINT [\"/wirebench\"]\n",
-		"FROM golang AS build\nFROM scratch\nCOPY --from=build /out/other /other\n",
-		"FROM scratch\nCOPY --from=elsewhere /x /x\n",
+		"FROM golang AS build\nFROM scratch\nENTRYPOINT [\"/wirebench\"]\n",
+		"FROM golang AS build\nFROM debian:bookworm-slim\nCOPY --from=build /out/other /other\n",
+		"FROM debian:bookworm-slim\nCOPY --from=elsewhere /x /x\n",
+		"FROM debian:bookworm-slim\nRUN curl -fsSL https://example.com/install.sh | sh\n",
+		"FROM debian:bookworm-slim\nRUN apt-get update && apt-get install -y valgrind && make\n",
+		"FROM debian:bookworm-slim\nRUN apt-get update\n",
 	} {
-		if _, err := e2eContainerfile(bad, true); err == nil {
+		if _, _, err := e2eContainerfile(bad, true); err == nil {
 			t.Errorf("e2eContainerfile accepted\n%s", bad)
 		}
 	}

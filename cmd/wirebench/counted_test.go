@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -184,4 +186,80 @@ func checkEncodeCount(t *testing.T, path string, slower bool) {
 		}
 	}
 	t.Errorf("no instructions/op of BenchmarkEncode in %s", path)
+}
+
+// crashModule is countedModule with, in the head (crash), one AVX-512
+// instruction in BenchmarkEncode's loop, in Go assembly: the CPU runs it,
+// Valgrind (which implements no AVX-512) stops the process with SIGILL.
+func crashModule(t *testing.T, crash bool) string {
+	files := map[string]string{
+		"go.mod":       "module example.com/counted\n\ngo 1.22\n",
+		"vec_amd64.go": "package counted\n\n// Vec runs one AVX-512 instruction.\nfunc Vec()\n",
+		"vec_amd64.s":  "#include \"textflag.h\"\n\nTEXT ·Vec(SB), NOSPLIT, $0-0\n\tVPXORQ Z1, Z1, Z1\n\tVZEROUPPER\n\tRET\n",
+		"work_test.go": `package counted
+
+import "testing"
+
+var sink int
+
+func BenchmarkEncode(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		` + map[bool]string{true: "Vec()", false: ""}[crash] + `
+		for j := range 1000 {
+			sink += j ^ (j >> 3)
+		}
+	}
+	b.ReportMetric(40, "B/msg")
+}
+`,
+	}
+	return writeModule(t, files)
+}
+
+// TestCountedCrash checks a head benchmark that runs natively but crashes
+// under Valgrind: the check fails (exit 1, the pull request's doing), its
+// report says so, with the Go runtime's account of the signal (the
+// instruction's bytes) and why it happened under Valgrind only; same-runner A/B fails the same way.
+func TestCountedCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts processes under valgrind")
+	}
+	needValgrind(t)
+	if !cpuHas("avx512f") {
+		t.Skip("the CPU lacks AVX-512, the instruction this test needs Valgrind to lack")
+	}
+	base := crashModule(t, false)
+	head := crashModule(t, true)
+	bl := filepath.Join(t.TempDir(), "baseline.json")
+	counted := []string{"--bench", ".", "--metric", "instructions", "--processes", "3"}
+	if code, out, errOut := wb(t, base, append([]string{"update", "--baseline", bl}, counted...)...); code != exitOK {
+		t.Fatalf("update: exit %d\n%s\n%s", code, out, errOut)
+	}
+	// The Go runtime's account of the signal, and wirebench's of why.
+	const says = "SIGILL"
+	const why = "Valgrind does not implement, such as AVX-512"
+	report := filepath.Join(t.TempDir(), "report.md")
+	code, out, errOut := wb(t, head, append([]string{"check", "--baseline", bl, "--report", report}, counted...)...)
+	md, _ := os.ReadFile(report)
+	if code != exitFail || !strings.Contains(string(md), says) || !strings.Contains(string(md), why) || !strings.Contains(string(md), "BenchmarkEncode") {
+		t.Errorf("check of a head that crashes under valgrind: exit %d, want %d with %q, %q and the benchmark in its report\nreport:\n%s\nstdout:\n%s\nstderr:\n%s", code, exitFail, says, why, md, out, errOut)
+	}
+	code, out, errOut = wb(t, base, append([]string{"ab", "--base", base, "--head", head}, counted...)...)
+	if code != exitFail || !strings.Contains(out+errOut, says) || !strings.Contains(out+errOut, why) {
+		t.Errorf("ab of a head that crashes under valgrind: exit %d, want %d with %q and %q\nstdout:\n%s\nstderr:\n%s", code, exitFail, says, why, out, errOut)
+	}
+}
+
+// cpuHas reports whether /proc/cpuinfo lists the flag.
+func cpuHas(flag string) bool {
+	data, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil || runtime.GOARCH != "amd64" {
+		return false
+	}
+	for line := range strings.Lines(string(data)) {
+		if name, flags, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(name) == "flags" {
+			return slices.Contains(strings.Fields(flags), flag)
+		}
+	}
+	return false
 }

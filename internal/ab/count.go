@@ -444,7 +444,7 @@ func (r *countRun) runJobs(ctx context.Context, jobs []*job) error {
 			t0 := time.Now()
 			out, err := r.countProcess(ctx, j.side, j.label, j.prog, j.env, j.plan, rand.New(rand.NewPCG(j.seed, 0x636f756e74)))
 			if err != nil {
-				errs[i] = err
+				errs[i] = underValgrind(err)
 				cancel()
 				return
 			}
@@ -457,22 +457,36 @@ func (r *countRun) runJobs(ctx context.Context, jobs []*job) error {
 }
 
 // firstError is the error of a set of jobs that stopped at the first:
-// the head's when it has one (the pull request's doing), else the first
-// that is not the cancellation the first error caused.
+// the head's own failure when it has one (the pull request's doing), else
+// the first that is not the cancellation the first error caused.
 func firstError(errs []error) error {
 	var first, cancelled error
 	for _, err := range errs {
 		switch {
 		case err == nil:
+		case errors.Is(err, context.Canceled):
+			// A head process that the base's failure stopped is not the
+			// head's fault.
+			cancelled = cmp.Or(cancelled, err)
 		case Side(err) == "head":
 			return err
-		case errors.Is(err, context.Canceled):
-			cancelled = cmp.Or(cancelled, err)
 		default:
 			first = cmp.Or(first, err)
 		}
 	}
 	return cmp.Or(first, cancelled)
+}
+
+// underValgrind explains a process that Valgrind stopped with SIGILL:
+// the benchmark ran natively (its block was sized outside Valgrind), so
+// the instruction is one the CPU has and Valgrind does not implement
+// (AVX-512 among them). Valgrind's own diagnosis of it is not shown:
+// callgrind runs with -q, so that its output is only the program's.
+func underValgrind(err error) error {
+	if !strings.Contains(err.Error(), "SIGILL") {
+		return err
+	}
+	return fmt.Errorf("%w\n(the process crashed under Valgrind with SIGILL, after running natively: it runs an instruction this CPU has and Valgrind does not implement, such as AVX-512. Select such code by CPU feature (golang.org/x/sys/cpu: Valgrind reports the features it implements), or measure this benchmark with --metric time)", err)
 }
 
 func (r *countRun) finished() int {

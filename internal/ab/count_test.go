@@ -3,6 +3,7 @@ package ab
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -54,10 +55,11 @@ func TestForProcess(t *testing.T) {
 }
 
 // TestFirstError: the head's error is the pull request's and wins; a
-// cancellation that another error caused does not hide it.
+// cancellation that another error caused does not hide it, on either side.
 func TestFirstError(t *testing.T) {
 	base := &SideError{Side: "base", Err: errors.New("base broke")}
 	head := &SideError{Side: "head", Err: errors.New("head broke")}
+	headStopped := &SideError{Side: "head", Err: fmt.Errorf("count: %w", context.Canceled)}
 	tests := []struct {
 		errs []error
 		want error
@@ -66,6 +68,8 @@ func TestFirstError(t *testing.T) {
 		{[]error{context.Canceled, base}, base},
 		{[]error{base, head, context.Canceled}, head},
 		{[]error{context.Canceled, nil}, context.Canceled},
+		// The base failed and stopped the head: the base's failure.
+		{[]error{headStopped, base}, base},
 	}
 	for _, tt := range tests {
 		if got := firstError(tt.errs); got != tt.want {
