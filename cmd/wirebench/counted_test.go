@@ -219,7 +219,8 @@ func BenchmarkEncode(b *testing.B) {
 // TestCountedCrash checks a head benchmark that runs natively but crashes
 // under Valgrind: the check fails (exit 1, the pull request's doing), its
 // report says so, with the Go runtime's account of the signal (the
-// instruction's bytes) and why it happened under Valgrind only; same-runner A/B fails the same way.
+// instruction's bytes) and why it happened under Valgrind only;
+// same-runner A/B fails the same way.
 func TestCountedCrash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("counts processes under valgrind")
