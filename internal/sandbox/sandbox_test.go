@@ -242,3 +242,45 @@ func TestView(t *testing.T) {
 		t.Errorf("link: %q, %v", target, err)
 	}
 }
+
+// TestProgram: a program the sandbox's user can reach is run where it is;
+// one under a directory of mode 0700 (as `go install` as root puts one
+// under /root) is copied where that user can execute it, once.
+func TestProgram(t *testing.T) {
+	var inactive *Sandbox
+	if p, err := inactive.Program("/x/wirebench"); p != "/x/wirebench" || err != nil {
+		t.Errorf("a nil sandbox: %q, %v", p, err)
+	}
+	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
+		t.Skip("the sandbox is active only as root on Linux")
+	}
+	open := openDir(t)
+	s, err := New(open, "", "/wirebench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	reachable := filepath.Join(open, "wb")
+	closed := filepath.Join(t.TempDir(), "wb") // mode 0700 above it
+	for _, p := range []string{reachable, closed} {
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p, err := s.Program(reachable); p != reachable || err != nil {
+		t.Errorf("reachable: %q, %v; want it run where it is", p, err)
+	}
+	p, err := s.Program(closed)
+	if err != nil || p == closed || !strings.HasPrefix(p, s.Dir) {
+		t.Fatalf("behind 0700: %q, %v; want a copy under %s", p, err, s.Dir)
+	}
+	if b, err := s.Blocks(filepath.Dir(p)); b != nil || err != nil {
+		t.Errorf("the copy's directory: %v, %v", b, err)
+	}
+	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("the copy: %v, %v, want mode 0755", fi, err)
+	}
+	if again, err := s.Program(closed); again != p || err != nil {
+		t.Errorf("second call: %q, %v, want the same copy %q", again, err, p)
+	}
+}

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
@@ -150,4 +152,46 @@ func copyRegular(src, dst string, perm fs.FileMode) error {
 		return err
 	}
 	return os.Chmod(dst, perm)
+}
+
+// Program returns a path at which the sandbox's user can execute (and
+// Valgrind read) the program at path: path itself when that user reaches
+// it, else a copy under the sandbox's directory (removed by Close).
+// wirebench's own binary is the embedded suite's worker, and `go install`
+// as root puts it under /root, which no other user can enter.
+func (s *Sandbox) Program(path string) (string, error) {
+	if s == nil || !s.Active {
+		return path, nil
+	}
+	b, err := s.Blocks(filepath.Dir(path))
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: %w", err)
+	}
+	if b == nil && sandboxMay(fi, 0o5) {
+		return path, nil
+	}
+	bin := filepath.Join(s.Dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return "", fmt.Errorf("sandbox: %w", err)
+	}
+	if err := os.Chmod(bin, 0o755); err != nil {
+		return "", fmt.Errorf("sandbox: %w", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: %w", err)
+	}
+	sum := sha256.Sum256([]byte(abs))
+	dst := filepath.Join(bin, filepath.Base(abs)+"-"+hex.EncodeToString(sum[:4]))
+	if _, err := os.Stat(dst); err == nil {
+		return dst, nil // copied before, in this sandbox
+	}
+	if err := copyRegular(abs, dst, 0o755); err != nil {
+		return "", fmt.Errorf("sandbox: copy %s for user %d: %w", path, UID, err)
+	}
+	return dst, nil
 }

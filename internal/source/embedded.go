@@ -142,6 +142,13 @@ func (Embedded) count(ctx context.Context, p Plan, sel bench.Selection) (*result
 		}
 		defer sb.Close()
 	}
+	// The sandbox's user must reach the binary (not so when `go install`
+	// as root put it under /root).
+	path, err := sb.Program(self)
+	if err != nil {
+		return nil, err
+	}
+	prog[0].Command.Path = path
 	dir, err := os.MkdirTemp("", "wirebench-count-")
 	if err != nil {
 		return nil, err

@@ -445,7 +445,7 @@ func Start(ctx context.Context, label string, c Command, stderr io.Writer) (*Cli
 			return nil, fmt.Errorf("%w: the %s build has no A/B worker (`%s %s`: %v): the %s build is older than the A/B protocol: fall back to the stored baseline",
 				ErrIncompatible, label, c.Path, strings.Join(c.Args, " "), err, label)
 		}
-		return nil, fmt.Errorf("the %s worker (%s) did not start: %w", label, c.Path, err)
+		return nil, fmt.Errorf("the %s (%s) did not start: %w", strings.TrimSpace(label+" worker"), c.Path, err)
 	}
 	var h Hello
 	if err := json.Unmarshal(line, &h); err != nil || h.Protocol == "" {
