@@ -65,6 +65,12 @@ const (
 	e2eGoCache = "/github/home/.cache/wirebench"
 )
 
+// e2eStarted are the lines with which a run starts its first benchmark,
+// timed or counted.
+var e2eStarted = [][]byte{[]byte("wirebench: measuring"), []byte("wirebench: counting")}
+
+const e2eStartedSays = `"wirebench: measuring" or "counting"`
+
 // e2eBenchmarks are the benchmarks e2eFilter selects.
 var e2eBenchmarks = []string{
 	"BenchmarkDeserialize/codec=protobuf/dataset=small",
@@ -153,7 +159,7 @@ func TestContainerAction(t *testing.T) {
 		}
 		if r.measuring > 0 {
 			t.Logf("start-up in the container: %v from `podman run` to the first benchmark (%q on stderr); the whole run took %v",
-				r.measuring.Round(time.Millisecond), "wirebench: measuring", r.elapsed.Round(time.Millisecond))
+				r.measuring.Round(time.Millisecond), e2eStartedSays, r.elapsed.Round(time.Millisecond))
 		}
 	})
 	if stored == nil {
@@ -895,7 +901,7 @@ type e2eRun struct {
 	workflow       string
 	fileCommands   string
 	requests       []fakegithub.Request // API requests during the run
-	measuring      time.Duration        // podman run start to "wirebench: measuring"; 0 if never
+	measuring      time.Duration        // podman run start to the first benchmark (e2eStarted); 0 if never
 	elapsed        time.Duration
 }
 
@@ -1081,7 +1087,7 @@ func (h *e2eHarness) run(t *testing.T, spec e2eSpec) *e2eRun {
 	cmd := h.pm.command(ctx, args...)
 	cmd.Env = append(slices.Clone(h.pm.env), secretEnv...)
 	var stdout bytes.Buffer
-	stderr := &e2eLineWatch{needle: []byte("wirebench: measuring")}
+	stderr := &e2eLineWatch{needle: e2eStarted}
 	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	cmd.Cancel = func() error { return cmd.Process.Kill() }
 	cmd.WaitDelay = 10 * time.Second
@@ -1128,7 +1134,7 @@ func (h *e2eHarness) run(t *testing.T, spec e2eSpec) *e2eRun {
 type e2eLineWatch struct {
 	mu     sync.Mutex
 	buf    bytes.Buffer
-	needle []byte
+	needle [][]byte // any of them
 	start  time.Time
 	seen   time.Duration
 }
@@ -1137,7 +1143,7 @@ func (w *e2eLineWatch) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.buf.Write(p)
-	if w.seen == 0 && bytes.Contains(w.buf.Bytes(), w.needle) {
+	if w.seen == 0 && slices.ContainsFunc(w.needle, func(n []byte) bool { return bytes.Contains(w.buf.Bytes(), n) }) {
 		w.seen = time.Since(w.start)
 	}
 	return len(p), nil
@@ -1410,21 +1416,21 @@ func (h *e2eHarness) logStartup(t *testing.T) {
 			inContainer = append(inContainer, r.measuring.Round(time.Millisecond).String())
 		}
 	}
-	t.Logf("start-up in the container, `podman run` to %q, per run: %s", "wirebench: measuring", strings.Join(inContainer, ", "))
+	t.Logf("start-up in the container, `podman run` to %s, per run: %s", e2eStartedSays, strings.Join(inContainer, ", "))
 	if runtime.GOOS != "linux" {
 		return
 	}
 	cmd := exec.CommandContext(ctx, h.image.binary, "run", "--budget", "1s", "--samples", "2", "--filter", e2eFilter)
 	cmd.Dir = t.TempDir()
-	stderr := &e2eLineWatch{needle: []byte("wirebench: measuring")}
+	stderr := &e2eLineWatch{needle: e2eStarted}
 	cmd.Stderr = stderr
 	stderr.start = time.Now()
 	if err := cmd.Run(); err != nil {
 		t.Logf("host run: %v\n%s", err, stderr.String())
 		return
 	}
-	t.Logf("start-up on the host, exec to %q (includes the re-exec for GODEBUG=madvdontneed=0): %v; whole run %v",
-		"wirebench: measuring", stderr.at().Round(time.Millisecond), time.Since(stderr.start).Round(time.Millisecond))
+	t.Logf("start-up on the host, exec to %s (includes the re-exec for GODEBUG=madvdontneed=0): %v; whole run %v",
+		e2eStartedSays, stderr.at().Round(time.Millisecond), time.Since(stderr.start).Round(time.Millisecond))
 	t.Logf("image size %s; binary %s", e2eMB(h.image.size), e2eFileSize(h.image.binary))
 }
 
