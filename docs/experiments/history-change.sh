@@ -19,7 +19,12 @@
 #     how many other change points (false ones: nothing else changed)
 #     were reported.
 #
-# With the defaults (30 runs of 60 s) it takes about 35 minutes of a
+# METRIC=instructions (or cycles) counts the runs instead of timing them
+# (docs/counted.md); the change is then EVERY (default 50): every EVERY-th
+# operation of the target done twice (inject-work.sh, +1/EVERY of its
+# work), since a wait is not work.
+#
+# With the defaults (30 timed runs of 60 s) it takes about 35 minutes of a
 # quiet machine. Everything goes to OUT (default: a new directory under
 # /tmp). It needs go. To try it out in seconds:
 #
@@ -35,6 +40,8 @@ TARGET_DATASET=${TARGET_DATASET:-floats-64k}
 TARGET_OP=${TARGET_OP:-serialize}
 SLOWDOWN_PCT=${SLOWDOWN_PCT:-20}
 FILTER=${FILTER:-}
+METRIC=${METRIC:-time}
+EVERY=${EVERY:-50}
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$(mktemp -d /tmp/wirebench-history.XXXXXX)}
@@ -42,7 +49,15 @@ mkdir -p "$OUT/bin" "$OUT/runs"
 echo "history-change: writing to $OUT"
 
 (cd "$REPO" && go build -o "$OUT/bin/wirebench" ./cmd/wirebench)
-"$REPO/docs/experiments/inject.sh" "$OUT/scratch-tree" "$SLOWDOWN_PCT" "$TARGET_CODEC" "$TARGET_DATASET" "$TARGET_OP"
+UNIT=ns/op CHANGE="+$SLOWDOWN_PCT%"
+case $METRIC in
+time) "$REPO/docs/experiments/inject.sh" "$OUT/scratch-tree" "$SLOWDOWN_PCT" "$TARGET_CODEC" "$TARGET_DATASET" "$TARGET_OP" ;;
+*)
+	"$REPO/docs/experiments/inject-work.sh" "$OUT/scratch-tree" "$EVERY" "$TARGET_CODEC" "$TARGET_DATASET" "$TARGET_OP"
+	UNIT=instructions/op CHANGE="+1/$EVERY of its work"
+	[ "$METRIC" = cycles ] && UNIT=est-cycles/op
+	;;
+esac
 cp "$OUT/scratch-tree.diff" "$OUT/injection.diff"
 (cd "$OUT/scratch-tree" && go build -o "$OUT/bin/wirebench-changed" ./cmd/wirebench)
 
@@ -59,7 +74,7 @@ while [ "$i" -le "$RUNS" ]; do
 	[ "$i" -ge "$CHANGE_AT" ] && bin="$OUT/bin/wirebench-changed"
 	commit=$(printf 'c%02d%037d' "$i" 0)
 	name=$(printf 'run-%02d' "$i")
-	set -- update --baseline "$baseline" --budget "$BUDGET" --history 50
+	set -- update --baseline "$baseline" --budget "$BUDGET" --history 50 --metric "$METRIC"
 	[ -n "$FILTER" ] && set -- "$@" --filter "$FILTER"
 	echo "history-change: $name ($(basename "$bin"), commit ${commit%%0000000000*}…)"
 	GITHUB_SHA=$commit "$bin" "$@" >"$OUT/runs/$name.txt" 2>"$OUT/runs/$name.err" || {
@@ -85,11 +100,11 @@ echo
 echo "history-change: change points each update was the first to see ($OUT/found.tsv):"
 cat "$OUT/found.tsv"
 echo
-hit=$(awk -F'\t' -v b="$short" -v c="$CHANGE_AT" 'NR > 1 && index($2, b) && $3 == "ns/op" && ($4 == c || $4 == c + 1) { print $1; exit }' "$OUT/found.tsv")
-others=$(awk -F'\t' -v b="$short" 'NR > 1 && !(index($2, b) && $3 == "ns/op") { n++ } END { print n + 0 }' "$OUT/found.tsv")
+hit=$(awk -F'\t' -v b="$short" -v u="$UNIT" -v c="$CHANGE_AT" 'NR > 1 && index($2, b) && $3 == u && ($4 == c || $4 == c + 1) { print $1; exit }' "$OUT/found.tsv")
+others=$(awk -F'\t' -v b="$short" -v u="$UNIT" 'NR > 1 && !(index($2, b) && $3 == u) { n++ } END { print n + 0 }' "$OUT/found.tsv")
 if [ -n "$hit" ]; then
-	echo "the change ($target ns/op +$SLOWDOWN_PCT% from run $CHANGE_AT): found at run $CHANGE_AT or $((CHANGE_AT + 1)), first reported by the update of run $hit"
+	echo "the change ($target $UNIT $CHANGE from run $CHANGE_AT): found at run $CHANGE_AT or $((CHANGE_AT + 1)), first reported by the update of run $hit"
 else
-	echo "the change ($target ns/op +$SLOWDOWN_PCT% from run $CHANGE_AT): NOT found at run $CHANGE_AT or $((CHANGE_AT + 1))"
+	echo "the change ($target $UNIT $CHANGE from run $CHANGE_AT): NOT found at run $CHANGE_AT or $((CHANGE_AT + 1))"
 fi
 echo "other change points reported (nothing else changed, so false ones): $others"
