@@ -29,9 +29,11 @@ UNIT=instructions/op
 [ "$METRIC" = cycles ] && UNIT=est-cycles/op
 log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" | tee -a "$OUT/experiment.log" >&2; }
 HOGS=""
-start_hogs() { i=0; while [ "$i" -lt "$CPU_HOGS" ]; do yes >/dev/null & HOGS="$HOGS $!"; i=$((i + 1)); done; }
+# (its counter is not the callers' i: the runs are numbered with that)
+start_hogs() { h=0; while [ "$h" -lt "$CPU_HOGS" ]; do yes >/dev/null & HOGS="$HOGS $!"; h=$((h + 1)); done; }
 stop_hogs() { for p in $HOGS; do kill "$p" 2>/dev/null || true; done; for p in $HOGS; do wait "$p" 2>/dev/null || true; done; HOGS=""; }
-trap stop_hogs EXIT INT TERM
+trap stop_hogs EXIT
+trap 'stop_hogs; exit 130' INT TERM
 
 log "results in $OUT"
 (cd "$REPO" && go build -o "$OUT/bin/wb" ./cmd/wirebench)
