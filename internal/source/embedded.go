@@ -129,11 +129,6 @@ func (Embedded) count(ctx context.Context, p Plan, sel bench.Selection) (*result
 	for i, n := range names {
 		quoted[i] = regexp.QuoteMeta(n)
 	}
-	prog := ab.Program{{Command: worker.Command{Path: self, Args: []string{"worker", "--filter", "^(" + strings.Join(quoted, "|") + ")$"},
-		// Measured in the worker as in-process runs are; set here, it
-		// also keeps the worker from re-executing itself to set it, which
-		// under valgrind would run the new process uncounted.
-		Env: []string{"GODEBUG=madvdontneed=0"}}}}
 	sb := p.Sandbox
 	if sb == nil {
 		var err error
@@ -148,7 +143,11 @@ func (Embedded) count(ctx context.Context, p Plan, sel bench.Selection) (*result
 	if err != nil {
 		return nil, err
 	}
-	prog[0].Command.Path = path
+	prog := ab.Program{{Command: worker.Command{Path: path, Args: []string{"worker", "--filter", "^(" + strings.Join(quoted, "|") + ")$"},
+		// Measured in the worker as in-process runs are; set here, it
+		// also keeps the worker from re-executing itself to set it, which
+		// under valgrind would run the new process uncounted.
+		Env: []string{"GODEBUG=madvdontneed=0"}}}}
 	dir, err := os.MkdirTemp("", "wirebench-count-")
 	if err != nil {
 		return nil, err
