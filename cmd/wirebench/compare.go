@@ -31,7 +31,7 @@ func cmdCompare(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := c.CompareOptions(false)
+	opts := countedResultsOptions(c, c.CompareOptions(false), base.Reference, cand.Reference)
 	opts.History = processHistory(base, baseProcs, candProcs)
 	in := report.Input{BaselineSource: oldPath, Title: "wirebench: " + newPath + " against " + oldPath, FailOn: c.FailCondition()}
 	o, err := pipeline.Against(base, cand.Reference, opts, in)

@@ -84,7 +84,10 @@ func TestContainerAction(t *testing.T) {
 		t.Skip("container end-to-end test: skipped with -short")
 	}
 	// The runs' directories outlive their subtests: the last one reads them.
-	h := newE2EHarness(t, 5*time.Minute, false)
+	// The budget covers the image build (about 1 minute) and 12 counted
+	// scenarios of 5-25 s each on this 2-core machine, with room for a
+	// slower day: 5 minutes ran out in CI after 306 s.
+	h := newE2EHarness(t, 15*time.Minute, false)
 	fake := h.fake
 	// Distinctive tokens, so any leak is unmistakable. Once a token is
 	// registered, the fake answers 401 to any other.
@@ -1102,6 +1105,10 @@ func (h *e2eHarness) run(t *testing.T, spec e2eSpec) *e2eRun {
 		rmctx, rmcancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer rmcancel()
 		_, _ = h.pm.output(rmctx, "rm", "--force", "--ignore", "--time", "0", container)
+		if h.ctx.Err() != nil {
+			t.Fatalf("the test's budget ran out (%v) before the container finished, %v into its run of at most %v\n%s",
+				h.ctx.Err(), r.elapsed.Round(time.Millisecond), timeout, r.dump())
+		}
 		t.Fatalf("the container did not finish within %v\n%s", timeout, r.dump())
 	}
 	var exit *exec.ExitError

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -10,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/internal/callgrind"
+	"github.com/wirebench/wirebench/internal/results"
 )
 
 // countedModule is a module whose benchmark does work instructions of
@@ -267,4 +270,93 @@ func cpuHas(flag string) bool {
 		}
 	}
 	return false
+}
+
+// countedFile writes a counted run of 5 processes to dir/name: per
+// benchmark instructions/op around its median, process i off by
+// spread[i] (a fraction), and allocs/op 2.
+func countedFile(t *testing.T, dir, name string, medians map[string]float64, spread []float64) {
+	t.Helper()
+	r := results.New("default", results.Env{Machine: "m", GOOS: "linux", GOARCH: "amd64", CPU: "cpu"})
+	r.Settings.Counter = &results.Counter{Tool: "callgrind", Version: "3.19.0", Method: results.CountBlock, Processes: len(spread), Blocks: 3}
+	names := slices.Sorted(maps.Keys(medians))
+	for _, n := range names {
+		b := results.Benchmark{Name: n}
+		for _, s := range spread {
+			b.Iterations = append(b.Iterations, 2000)
+			b.Add(results.UnitInstructionsPerOp, math.Round(medians[n]*(1+s)))
+			b.Add(results.UnitAllocsPerOp, 2)
+		}
+		r.Benchmarks = append(r.Benchmarks, b)
+	}
+	if err := r.WriteFile(filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCompareCounted: compare judges two counted runs as the check that
+// counted them does, against the counted effect floor (1%), not the
+// timings' 5%: a count that moved +1.5% is a regression, one that moved
+// +1.5% with a spread that reaches both sides of +1% is inconclusive,
+// never "unchanged"; a threshold given is still the one used.
+func TestCompareCounted(t *testing.T) {
+	dir := t.TempDir()
+	const target = "BenchmarkEncode"
+	base := map[string]float64{target: 100000, "BenchmarkDecode": 200000}
+	with := func(change float64) map[string]float64 {
+		m := maps.Clone(base)
+		m[target] *= 1 + change
+		return m
+	}
+	quiet := []float64{-0.002, -0.001, 0, 0.001, 0.002}
+	noisy := []float64{-0.012, -0.006, 0, 0.006, 0.012}
+	countedFile(t, dir, "base.json", base, quiet)
+	countedFile(t, dir, "same.json", base, []float64{0.001, -0.002, 0.002, 0, -0.001})
+	countedFile(t, dir, "plus1.5.json", with(0.015), quiet)
+	countedFile(t, dir, "plus1.5-noisy.json", with(0.015), noisy)
+	countedFile(t, dir, "plus0.3.json", with(0.003), quiet)
+	tests := []struct {
+		name    string
+		args    []string
+		code    int
+		verdict string // the target's instructions/op
+	}{
+		{"A/A passes", []string{"same.json"}, 0, "unchanged"},
+		{"+0.3% is within the floor", []string{"plus0.3.json"}, 0, "unchanged"},
+		{"+1.5% fails", []string{"plus1.5.json"}, 1, "regression"},
+		{"+1.5% with a spread reaching past ±1% is not unchanged", []string{"plus1.5-noisy.json"}, 0, "inconclusive"},
+		{"a threshold given is used", []string{"--threshold", "5%", "plus1.5.json"}, 0, "unchanged"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"compare", "--format", "json"}, tt.args[:len(tt.args)-1]...)
+			args = append(args, "base.json", tt.args[len(tt.args)-1])
+			code, out, errOut := wb(t, dir, args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstderr:\n%s", code, tt.code, errOut)
+			}
+			var doc struct {
+				Comparisons []struct {
+					Name, Unit, Verdict string
+					CILow               float64 `json:"ci_low"`
+					CIHigh              float64 `json:"ci_high"`
+				} `json:"comparisons"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("json: %v\n%s", err, out)
+			}
+			found := false
+			for _, c := range doc.Comparisons {
+				if c.Name == target && c.Unit == results.UnitInstructionsPerOp {
+					found = true
+					if c.Verdict != tt.verdict {
+						t.Errorf("%s %s: %s [%.4f, %.4f], want %s", c.Name, c.Unit, c.Verdict, c.CILow, c.CIHigh, tt.verdict)
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("no %s %s in\n%s", target, results.UnitInstructionsPerOp, out)
+			}
+		})
+	}
 }

@@ -95,8 +95,27 @@ func countedOptions(c *config.Config, o compare.Options, ct *ab.Counting) compar
 	if ct == nil {
 		return o
 	}
+	return countedUnitOptions(c, o, ct.Callgrind.CacheSim)
+}
+
+// countedResultsOptions are countedOptions for two runs read from files
+// (compare): when both were counted, the unit the candidate's counter
+// gates on (est-cycles/op when it simulated the cache) and the counted
+// effect floor, as the check that measured them used; otherwise o as it
+// is. Without it, two counted runs would be judged against the timings'
+// 5%, and a count that moved +1.5% [+0.9%, +2.1%] called unchanged.
+func countedResultsOptions(c *config.Config, o compare.Options, base, cand *results.Results) compare.Options {
+	if base == nil || cand == nil || base.Settings.Counter == nil || cand.Settings.Counter == nil {
+		return o
+	}
+	return countedUnitOptions(c, o, cand.Settings.Counter.CacheSim)
+}
+
+// countedUnitOptions sets the counted unit that gates and, unless the
+// threshold setting gives one, the counted effect floor.
+func countedUnitOptions(c *config.Config, o compare.Options, cacheSim bool) compare.Options {
 	o.CountedUnit = results.UnitInstructionsPerOp
-	if ct.Callgrind.CacheSim {
+	if cacheSim {
 		o.CountedUnit = results.UnitEstCyclesPerOp
 	}
 	if c.Threshold < 0 {
