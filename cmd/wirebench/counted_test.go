@@ -139,6 +139,9 @@ func checkEncodeCount(t *testing.T, path string, slower bool) {
 		t.Fatal(err)
 	}
 	var r struct {
+		Env struct {
+			GOMAXPROCS int `json:"gomaxprocs"`
+		} `json:"env"`
 		Settings struct {
 			Counter struct{ Method string } `json:"counter"`
 		} `json:"settings"`
@@ -152,6 +155,9 @@ func checkEncodeCount(t *testing.T, path string, slower bool) {
 	}
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatal(err)
+	}
+	if r.Env.GOMAXPROCS != 1 {
+		t.Errorf("env.gomaxprocs %d, want 1: every counted process runs with GOMAXPROCS=1", r.Env.GOMAXPROCS)
 	}
 	if r.Settings.Counter.Method != "timer" {
 		t.Errorf("counted by %q, want the benchmark timer's hooks", r.Settings.Counter.Method)

@@ -29,18 +29,42 @@ func reexecWithGODEBUG() {
 	if runtime.GOOS != "linux" {
 		return
 	}
-	cur := os.Getenv("GODEBUG")
-	if strings.Contains(cur, "madvdontneed=") {
+	env, again := godebugEnviron(os.Environ())
+	if !again {
 		return
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return
 	}
+	_ = syscall.Exec(exe, os.Args, env)
+}
+
+// godebugEnviron is environ with measureGODEBUG added to its GODEBUG (the
+// user's settings kept, before it), and whether that changed anything:
+// false when GODEBUG already decides madvdontneed. The result holds one
+// GODEBUG: the runtime reads the first, so appending a second one beside
+// a user's GODEBUG would leave the setting unseen and re-execute forever.
+func godebugEnviron(environ []string) ([]string, bool) {
+	cur, found := "", false
+	out := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
+			if !found {
+				cur, found = v, true
+			}
+			continue
+		}
+		out = append(out, kv)
+	}
+	for _, s := range strings.Split(cur, ",") {
+		if strings.HasPrefix(strings.TrimSpace(s), "madvdontneed=") {
+			return environ, false
+		}
+	}
 	val := measureGODEBUG
 	if cur != "" {
 		val = cur + "," + measureGODEBUG
 	}
-	env := append(os.Environ(), "GODEBUG="+val)
-	_ = syscall.Exec(exe, os.Args, env)
+	return append(out, "GODEBUG="+val), true
 }

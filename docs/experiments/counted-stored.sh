@@ -3,9 +3,13 @@
 # does a counted `check` cry wolf on unchanged code, loaded or not, and does
 # it catch one benchmark doing 2% and 1% more work?
 #
-#  1. Builds wirebench from this tree, and from two scratch copies in which
-#     TARGET does 1/50 and 1/100 more of its own work (inject-work.sh: every
-#     50th / 100th operation done twice, nothing else changed).
+#  1. Builds wirebench from this tree, and from scratch copies in which
+#     TARGET does more of its own work (inject-work.sh): for each EVERY
+#     (default "50 100"), every EVERY-th operation done twice (+1/EVERY,
+#     and as much more B/op); for each WORK percentage (e.g. "2 1"), a loop
+#     of K iterations in every operation, K calibrated by counting the
+#     target with a 256-iteration loop (no allocation, the same in every
+#     block).
 #  2. History: HISTORY_RUNS `update --metric instructions` into a fresh
 #     baseline (the runs of one commit: replicates of the reference;
 #     HISTORY_RUNS=0 keeps OUT/baseline.json from an earlier start).
@@ -27,7 +31,8 @@ CPU_HOGS=${CPU_HOGS:-2}
 TARGET_CODEC=${TARGET_CODEC:-protobuf}
 TARGET_DATASET=${TARGET_DATASET:-small}
 TARGET_OP=${TARGET_OP:-serialize}
-EVERY=${EVERY:-"50 100"}
+EVERY=${EVERY-"50 100"}
+WORK=${WORK:-}
 FILTER=${FILTER:-}
 METRIC=${METRIC:-instructions}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -55,6 +60,29 @@ trap 'stop_hogs; exit 130' INT TERM
 
 log "results in $OUT; building"
 (cd "$REPO" && go build -o "$OUT/bin/wb" ./cmd/wirebench)
+
+# count prints the median instructions/op of TARGET that binary $1 counts
+# (3 processes, the target's codec and dataset alone) into $2.
+count() {
+	(cd "$OUT" && "$1" run --metric instructions --processes 3 --filter "codec=$TARGET_CODEC/dataset=$TARGET_DATASET\$" \
+		--out "$2" >/dev/null 2>"$2.err")
+	jq -r --arg target "$TARGET" '.benchmarks[] | select(.name == $target) | .metrics[] | select(.unit == "instructions/op")
+		| .values | sort | .[length / 2 | floor]' "$2"
+}
+# WORK: percentages of more work done by a loop in every operation
+# (inject-work.sh spinK), K calibrated here from the count of spin256.
+if [ -n "$WORK" ]; then
+	"$REPO/docs/experiments/inject-work.sh" "$OUT/scratch-cal" spin256 "$TARGET_CODEC" "$TARGET_DATASET" "$TARGET_OP"
+	(cd "$OUT/scratch-cal" && go build -buildvcs=false -o "$OUT/bin/wb-cal" ./cmd/wirebench)
+	rm -rf "$OUT/scratch-cal" "$OUT/scratch-cal.diff"
+	c0=$(count "$OUT/bin/wb" "$OUT/calibrate-0.json")
+	c256=$(count "$OUT/bin/wb-cal" "$OUT/calibrate-256.json")
+	for p in $WORK; do
+		k=$(awk -v c0="$c0" -v c256="$c256" -v p="$p" 'BEGIN { d = (c256 - c0) / 256; printf "%d", p / 100 * c0 / d + 0.5 }')
+		log "calibration: $TARGET counts $c0 instructions/op, $c256 with spin256: +$p% is spin$k"
+		EVERY="$EVERY spin$k"
+	done
+fi
 for every in $EVERY; do
 	"$REPO/docs/experiments/inject-work.sh" "$OUT/scratch-$every" "$every" "$TARGET_CODEC" "$TARGET_DATASET" "$TARGET_OP"
 	mv "$OUT/scratch-$every.diff" "$OUT/injection-$every.diff"
@@ -101,6 +129,8 @@ i=1
 while [ "$i" -le "$AA_RUNS" ]; do check_run aa "$i" "$OUT/bin/wb" "$COMMIT"; i=$((i + 1)); done
 for every in $EVERY; do
 	i=1
-	while [ "$i" -le "$INJECT_RUNS" ]; do check_run "every$every" "$i" "$OUT/bin/wb-$every" injected; i=$((i + 1)); done
+	phase=every$every
+	case $every in spin*) phase=$every ;; esac
+	while [ "$i" -le "$INJECT_RUNS" ]; do check_run "$phase" "$i" "$OUT/bin/wb-$every" injected; i=$((i + 1)); done
 done
 column -t -s "$(printf '\t')" "$OUT/summary.tsv" >&2 || cat "$OUT/summary.tsv" >&2

@@ -8,7 +8,8 @@
 #   docs/experiments/gotest-msgpack.sh aa N        A/A: v5.4.1 against itself, N runs
 #   docs/experiments/gotest-msgpack.sh versions [OLD]  OLD (default v5.3.5) against
 #                                                 v5.4.1, once, all benchmarks (v5.0.0
-#                                                 lacks four of v5.4.1's)
+#                                                 lacks four of v5.4.1's); table.tsv has
+#                                                 every benchmark's change
 #   docs/experiments/gotest-msgpack.sh inject PCT N  v5.4.1 against a copy whose
 #                                                 BenchmarkStructMarshal spins PCT% longer
 #
@@ -124,6 +125,21 @@ print(f"{name}\tcode={code}\t{d['verdict']}\t{tt}\tother regressions: {','.join(
 PY
 }
 
+table() { # table JSON: per benchmark, each speed unit's change, interval and verdict, and the sizes' and allocations' (TSV)
+  python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("benchmark\tunit\tbase\thead\tchange\tinterval\tverdict")
+for c in sorted(d["comparisons"], key=lambda c: (c["name"], c["unit"])):
+    name = c["name"].split()[-1].removeprefix("Benchmark")
+    iv = f"[{100*(c['ci_low']-1):+.2f}, {100*(c['ci_high']-1):+.2f}]" if c.get("ci_low") is not None else "-"
+    ch = f"{100*(c['ratio']-1):+.2f}%" if c.get("ratio") is not None else "-"
+    b, h = c.get("baseline"), c.get("candidate")
+    v = c["verdict"] + (" (did not hold)" if c.get("unconfirmed") else "") + ("" if c.get("enforced", True) else " (not enforced)")
+    print(f"{name}\t{c['unit']}\t{b}\t{h}\t{ch}\t{iv}\t{v}")
+PY
+}
+
 mode=${1:?usage: gotest-msgpack.sh aa N | versions | inject PCT N}
 case $mode in
 aa)
@@ -137,7 +153,8 @@ versions)
   old=${2:-v5.3.5}; dir="$WORK/versions"; [ "$old" = v5.3.5 ] || dir="$WORK/versions-$old"; mkdir -p "$dir"
   tree "$old" "$dir/base"; tree v5.4.1 "$dir/head"
   BENCH=. code=$(run "$dir/run-1" "$dir/base" "$dir/head")
-  summary "versions $old" "$dir/run-1.json" "$dir/run-1.log" "$code" | tee -a "$dir/summary.tsv" ;;
+  summary "versions $old" "$dir/run-1.json" "$dir/run-1.log" "$code" | tee -a "$dir/summary.tsv"
+  table "$dir/run-1.json" > "$dir/table.tsv" || true ;;
 inject)
   pct=${2:?percent}; n=${3:-20}; dir="$WORK/inject-$pct"; mkdir -p "$dir"
   [ "$FIRST" -gt 1 ] && [ -d "$dir/head" ] || { tree v5.4.1 "$dir/base"; tree v5.4.1 "$dir/head"; spin "$dir/head" "$dir/base" "$pct"; }

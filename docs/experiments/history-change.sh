@@ -22,7 +22,8 @@
 # METRIC=instructions (or cycles) counts the runs instead of timing them
 # (docs/counted.md); the change is then EVERY (default 50): every EVERY-th
 # operation of the target done twice (inject-work.sh, +1/EVERY of its
-# work), since a wait is not work.
+# work, and of its B/op), or spinK, a loop of K iterations in every
+# operation (no allocation), since a wait is not work.
 #
 # With the defaults (30 timed runs of 60 s) it takes about 35 minutes of a
 # quiet machine. Everything goes to OUT (default: a new directory under
@@ -55,6 +56,7 @@ time) "$REPO/docs/experiments/inject.sh" "$OUT/scratch-tree" "$SLOWDOWN_PCT" "$T
 *)
 	"$REPO/docs/experiments/inject-work.sh" "$OUT/scratch-tree" "$EVERY" "$TARGET_CODEC" "$TARGET_DATASET" "$TARGET_OP"
 	UNIT=instructions/op CHANGE="+1/$EVERY of its work"
+	case $EVERY in spin*) CHANGE="a loop of ${EVERY#spin} iterations in every operation" ;; esac
 	[ "$METRIC" = cycles ] && UNIT=est-cycles/op
 	;;
 esac

@@ -542,6 +542,9 @@ func (r *countRun) plan(names []string, cal *calibration) *countPlan {
 // sample's iterations, the encoded size of serialize benchmarks.
 func (r *countRun) results(h worker.Hello, plan *countPlan, sizes map[string]int, procs []processCounts) *results.Results {
 	res := results.New(h.Suite, h.Env)
+	// The hello is the calibration's, run natively; every counted
+	// process ran with GOMAXPROCS=1 (callgrind.Env).
+	res.Env.GOMAXPROCS = 1
 	method := results.CountBlock
 	switch {
 	case plan.difference:
