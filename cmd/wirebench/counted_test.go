@@ -143,7 +143,7 @@ func checkEncodeCount(t *testing.T, path string, slower bool) {
 			GOMAXPROCS int `json:"gomaxprocs"`
 		} `json:"env"`
 		Settings struct {
-			Counter struct{ Method string } `json:"counter"`
+			Counter struct{ Method, Heap string } `json:"counter"`
 		} `json:"settings"`
 		Benchmarks []struct {
 			Name    string `json:"name"`
@@ -158,6 +158,9 @@ func checkEncodeCount(t *testing.T, path string, slower bool) {
 	}
 	if r.Env.GOMAXPROCS != 1 {
 		t.Errorf("env.gomaxprocs %d, want 1: every counted process runs with GOMAXPROCS=1", r.Env.GOMAXPROCS)
+	}
+	if r.Settings.Counter.Heap != "dirty" {
+		t.Errorf("counted on heap %q, want dirty: the test binary's workers mark the heap used before counting", r.Settings.Counter.Heap)
 	}
 	if r.Settings.Counter.Method != "timer" {
 		t.Errorf("counted by %q, want the benchmark timer's hooks", r.Settings.Counter.Method)

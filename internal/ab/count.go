@@ -252,6 +252,7 @@ func (r *countRun) countProcess(ctx context.Context, side, label string, p Progr
 	if err := w.countable(); err != nil {
 		return nil, w.fail(err)
 	}
+	r.noteHeap(side, w.countHeap())
 	out := processCounts{}
 	order := rng.Perm(len(plan.names))
 	for k, i := range order {
@@ -389,6 +390,30 @@ type countRun struct {
 	mu      sync.Mutex
 	done    int
 	total   int
+	// heaps is, per side ("" for CountSolo), the worker.Hello.CountHeap
+	// its counted processes announced: one value when they all agreed,
+	// "" otherwise.
+	heaps map[string]string
+}
+
+// noteHeap records the CountHeap of one counted process of side.
+func (r *countRun) noteHeap(side, heap string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.heaps == nil {
+		r.heaps = map[string]string{}
+	}
+	if prev, ok := r.heaps[side]; ok && prev != heap {
+		heap = ""
+	}
+	r.heaps[side] = heap
+}
+
+// heap is the CountHeap side's counted processes agreed on.
+func (r *countRun) heap(side string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.heaps[side]
 }
 
 func newCountRun(o CountOptions) (*countRun, error) {
@@ -540,7 +565,7 @@ func (r *countRun) plan(names []string, cal *calibration) *countPlan {
 // results turns the processes' counts of one build into results: per
 // benchmark one sample of every unit per process, its block size as the
 // sample's iterations, the encoded size of serialize benchmarks.
-func (r *countRun) results(h worker.Hello, plan *countPlan, sizes map[string]int, procs []processCounts) *results.Results {
+func (r *countRun) results(side string, h worker.Hello, plan *countPlan, sizes map[string]int, procs []processCounts) *results.Results {
 	res := results.New(h.Suite, h.Env)
 	// The hello is the calibration's, run natively; every counted
 	// process ran with GOMAXPROCS=1 (callgrind.Env).
@@ -554,7 +579,7 @@ func (r *countRun) results(h worker.Hello, plan *countPlan, sizes map[string]int
 	}
 	res.Settings = results.Settings{Seed: r.o.Seed, Source: "wirebench count", Elapsed: time.Since(r.start), Rounds: len(procs),
 		Counter: &results.Counter{Tool: "callgrind", Version: r.o.Valgrind.Version, CacheSim: r.o.Callgrind.CacheSim,
-			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks}}
+			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks, Heap: r.heap(side)}}
 	for _, key := range plan.names {
 		pkg, name := results.SplitKey(key)
 		codec, dataset, op := results.NameParts(name)
@@ -636,7 +661,7 @@ func CountSolo(ctx context.Context, p Program, o CountOptions) (*results.Results
 	for i, j := range jobs {
 		procs[i] = j.out
 	}
-	return r.results(cal.hello, plan, cal.sizes, procs), nil
+	return r.results("", cal.hello, plan, cal.sizes, procs), nil
 }
 
 // Count compares the head build against the base build by their counted
@@ -699,7 +724,7 @@ func Count(ctx context.Context, base, head Program, o CountOptions, opts compare
 			procsH = append(procsH, j.out)
 		}
 	}
-	out := &Outcome{Base: r.results(calB.hello, planB, calB.sizes, procsB), Head: r.results(calH.hello, planH, calH.sizes, procsH)}
+	out := &Outcome{Base: r.results("base", calB.hello, planB, calB.sizes, procsB), Head: r.results("head", calH.hello, planH, calH.sizes, procsH)}
 	res, err := compare.Compare(out.Base, out.Head, opts)
 	if err != nil {
 		return nil, err
@@ -763,8 +788,8 @@ func (r *countRun) confirm(ctx context.Context, res *compare.Result, out *Outcom
 			procsH = append(procsH, j.out)
 		}
 	}
-	out.Base.AddProcesses(r.results(calB.hello, pb, calB.sizes, procsB))
-	out.Head.AddProcesses(r.results(calH.hello, ph, calH.sizes, procsH))
+	out.Base.AddProcesses(r.results("base", calB.hello, pb, calB.sizes, procsB))
+	out.Head.AddProcesses(r.results("head", calH.hello, ph, calH.sizes, procsH))
 	out.Base.Settings.Elapsed, out.Head.Settings.Elapsed = time.Since(r.start), time.Since(r.start)
 	all, err := compare.Compare(out.Base, out.Head, opts)
 	if err != nil {

@@ -97,6 +97,20 @@ func (m *multi) countable() error {
 	return nil
 }
 
+// countHeap is the worker.Hello.CountHeap of m's workers: theirs when
+// they all say the same, "" otherwise.
+func (m *multi) countHeap() string {
+	heap := ""
+	for i, c := range m.parts {
+		h := c.Handshake().CountHeap
+		if i > 0 && h != heap {
+			return ""
+		}
+		heap = h
+	}
+	return heap
+}
+
 // Count runs one counted block of the benchmark key (worker.Client.Count)
 // and reads its counts from the dumps of the part that ran it: the sum of
 // those the worker says hold it.

@@ -50,6 +50,8 @@ func TestCounted(t *testing.T) {
 	const target = "BenchmarkX/a"
 	other := callgrind319
 	other.Version = "3.24.0"
+	dirty := callgrind319
+	dirty.Heap = "dirty"
 	cycles := callgrind319
 	cycles.CacheSim, cycles.Geometry = true, "I1 32768,8,64 D1 32768,8,64 LL 8388608,16,64"
 	tests := []struct {
@@ -66,6 +68,8 @@ func TestCounted(t *testing.T) {
 		{"the same code", callgrind319, callgrind319, 5, 64, 64, 0.001, 1, "", Unchanged, ""},
 		{"0.5% is below the floor", callgrind319, callgrind319, 5, 64, 64, 0.0005, 1.005, "", Unchanged, ""},
 		{"another valgrind", callgrind319, other, 5, 64, 64, 0.001, 1.02, "", Regression, "valgrind: 3.19.0 → 3.24.0"},
+		{"a baseline counted on a heap not recorded", callgrind319, dirty, 5, 64, 64, 0.001, 1.02, "", Regression, "heap: not recorded → dirty"},
+		{"both on a dirty heap", dirty, dirty, 5, 64, 64, 0.001, 1.02, "", Regression, ""},
 		{"other block sizes", callgrind319, callgrind319, 5, 64, 128, 0.001, 1.02, "", Regression, "blocks of 128 iterations"},
 		{"two processes a side", callgrind319, callgrind319, 2, 64, 64, 0.0001, 1.02, "", Regression, "at least 3 a side"},
 		{"gating on cycles", cycles, cycles, 5, 64, 64, 0.001, 1.02, results.UnitEstCyclesPerOp, Regression, "reported beside est-cycles/op"},

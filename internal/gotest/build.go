@@ -152,7 +152,10 @@ func writeOverlay(pkgs []Package, dir string, extra map[string]string, hooks boo
 			TimerHooks                        bool
 			TimerHook                         string
 			TimerStop, TimerStart, TimerReset int
-		}{p.Name, p.ImportPath, p.Internal, p.External, worker.Version, hooks, TimerHook, TimerStop, TimerStart, TimerReset}
+			DirtyHeap                         string
+			DirtyHeapBytes                    int
+		}{p.Name, p.ImportPath, p.Internal, p.External, worker.Version, hooks, TimerHook, TimerStop, TimerStart, TimerReset,
+			worker.DirtyHeap, worker.DirtyHeapBytes}
 		files := []struct {
 			name string
 			tmpl *template.Template

@@ -117,6 +117,12 @@ type Counter struct {
 	// every process, reduced to the process's median.
 	Processes int `json:"processes"`
 	Blocks    int `json:"blocks"`
+	// Heap is how the workers kept a block's count from depending on
+	// the heap that earlier work left: "dirty" (worker.DirtyHeap: every
+	// block on used memory, collected and returned to the kernel before
+	// it), or "" where the workers did not say (a block then counted up to
+	// 2-3% more or fewer instructions by what ran before it).
+	Heap string `json:"heap,omitempty"`
 }
 
 // Counting methods (Counter.Method).
@@ -127,7 +133,8 @@ const (
 )
 
 // Diff lists how c and o differ in what decides a count, old (c) to new
-// (o): the tool, its version, the cache simulation and the method.
+// (o): the tool, its version, the cache simulation, the method and the
+// heap.
 func (c *Counter) Diff(o *Counter) []Difference {
 	var d []Difference
 	add := func(field, a, b string) {
@@ -139,17 +146,29 @@ func (c *Counter) Diff(o *Counter) []Difference {
 	add("valgrind", c.Version, o.Version)
 	add("cache simulation", c.cache(), o.cache())
 	add("counting method", c.Method, o.Method)
+	add("heap", orNotSaid(c.Heap), orNotSaid(o.Heap))
 	return d
 }
 
 // String is the counter as the Go benchmark format's
 // "wirebench-counter:" line writes it: "callgrind 3.19.0 method=block
 // processes=5 blocks=3", with " cache=GEOMETRY" (its spaces as "_") when
-// the cache was simulated. ParseCounter reads it back.
+// the cache was simulated and " heap=dirty" when recorded. ParseCounter reads it back.
 func (c *Counter) String() string {
 	s := fmt.Sprintf("%s %s method=%s processes=%d blocks=%d", c.Tool, c.Version, c.Method, c.Processes, c.Blocks)
 	if c.CacheSim {
 		s += " cache=" + strings.ReplaceAll(c.Geometry, " ", "_")
+	}
+	if c.Heap != "" {
+		s += " heap=" + c.Heap
+	}
+	return s
+}
+
+// orNotSaid is s, or "not recorded" for "".
+func orNotSaid(s string) string {
+	if s == "" {
+		return "not recorded"
 	}
 	return s
 }
@@ -176,6 +195,8 @@ func ParseCounter(s string) (*Counter, error) {
 			c.Blocks, err = strconv.Atoi(v)
 		case "cache":
 			c.CacheSim, c.Geometry = true, strings.ReplaceAll(v, "_", " ")
+		case "heap":
+			c.Heap = v
 		}
 		if err != nil || c.Processes < 0 || c.Blocks < 0 {
 			return nil, fmt.Errorf("counter %q: %s=%s is not a count", s, k, v)

@@ -40,6 +40,10 @@ type Hello struct {
 	// Counting is set by a worker that runs under Valgrind's callgrind
 	// and can count its blocks (Request.Count).
 	Counting bool `json:"counting,omitempty"`
+	// CountHeap, with Counting, says what memory a counted block
+	// allocates from: "dirty" (DirtyHeap), or "" from a worker that
+	// does not say (older ones: fresh or used memory, by chance).
+	CountHeap string `json:"count_heap,omitempty"`
 	// BlockSetup is set by a worker whose block runs a benchmark function
 	// whole, its own setup and the testing package's work included (a
 	// test binary's worker): a count per operation is then the
@@ -52,6 +56,22 @@ type Hello struct {
 	// one iteration before it warms it up.
 	TimerHooks bool `json:"timer_hooks,omitempty"`
 }
+
+// DirtyHeap is Hello.CountHeap of a worker that counts every block on
+// the same kind of memory. The Go runtime zeroes memory it reuses and
+// skips the zeroing of memory fresh from the kernel, and its scavenger
+// returns free pages to the kernel at its own pace: so a block counted
+// up to 2-3% fewer instructions (runtime.memclrNoHeapPointers) when it
+// grew the heap, and more when it met pages the scavenger had released,
+// by what ran before it in its process (measured: docs/counted.md). Such
+// a worker allocates and frees DirtyHeapBytes before counting (the
+// runtime then counts that memory as used and zeroes it on reuse, as a
+// long-running program's), and before every block collects and returns
+// every free page to the kernel (debug.FreeOSMemory), outside the count.
+const (
+	DirtyHeap      = "dirty"
+	DirtyHeapBytes = 512 << 20
+)
 
 // Ops of the protocol.
 const (

@@ -78,6 +78,11 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, s Suite, opts Options)
 	srv := &server{suite: s, opts: opts, byName: make(map[string]*Benchmark, len(s.Benchmarks)), out: bufio.NewWriter(w)}
 	hello := Hello{Protocol: Protocol, Version: opts.Version, MinVersion: opts.MinVersion, Suite: s.Name, Env: s.Env, Benchmarks: []string{},
 		Counting: callgrind.OnValgrind()}
+	if hello.Counting {
+		srv.counting = true
+		dirtyHeap()
+		hello.CountHeap = DirtyHeap
+	}
 	for i := range s.Benchmarks {
 		b := &s.Benchmarks[i]
 		srv.byName[b.Name] = b
@@ -149,6 +154,7 @@ type server struct {
 	out    *bufio.Writer
 	// sinceGC is TotalAlloc at the last collection.
 	sinceGC uint64
+	counting bool
 }
 
 func (s *server) write(v any) error {
@@ -166,15 +172,34 @@ func (s *server) write(v any) error {
 	return nil
 }
 
-// collect runs a full collection and notes where the garbage count starts.
+// collect runs a full collection and notes where the garbage count
+// starts; a counting worker also returns every free page to the kernel
+// (see DirtyHeap).
 func (s *server) collect() time.Duration {
 	start := time.Now()
-	runtime.GC()
+	if s.counting {
+		debug.FreeOSMemory()
+	} else {
+		runtime.GC()
+	}
 	d := time.Since(start)
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	s.sinceGC = m.TotalAlloc
 	return d
+}
+
+// dirtySink holds dirtyHeap's allocation until it is dropped.
+var dirtySink []byte
+
+// dirtyHeap allocates DirtyHeapBytes and drops them (see DirtyHeap):
+// memory fresh from the kernel, which the allocation does not touch, so
+// it costs address space, not resident memory; the runtime marks it used,
+// and the collection that follows frees it for the blocks to reuse.
+func dirtyHeap() {
+	dirtySink = make([]byte, DirtyHeapBytes)
+	dirtySink = nil
+	runtime.GC()
 }
 
 // handle answers one request line; quit is set for a quit request.
@@ -321,6 +346,7 @@ func (s *server) countedBlock(b *Benchmark, n, pre int, keep bool) (bench.Sample
 		if err := b.safeLoop(pre); err != nil {
 			return bench.Sample{}, err
 		}
+		s.collect()
 	}
 	smp, err := bench.TimeLoop(func(n int) error {
 		callgrind.Begin()

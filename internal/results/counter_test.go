@@ -1,0 +1,48 @@
+package results
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestCounterLine: a counter survives the Go benchmark format's
+// "wirebench-counter:" line, and Diff names what decides a count.
+func TestCounterLine(t *testing.T) {
+	tests := []struct {
+		name string
+		c    Counter
+		line string
+	}{
+		{"plain", Counter{Tool: "callgrind", Version: "3.19.0", Method: CountBlock, Processes: 5, Blocks: 3},
+			"callgrind 3.19.0 method=block processes=5 blocks=3"},
+		{"dirty heap", Counter{Tool: "callgrind", Version: "3.19.0", Method: CountTimer, Processes: 3, Blocks: 3, Heap: "dirty"},
+			"callgrind 3.19.0 method=timer processes=3 blocks=3 heap=dirty"},
+		{"cache", Counter{Tool: "callgrind", Version: "3.22.0", Method: CountBlock, Processes: 5, Blocks: 3, CacheSim: true,
+			Geometry: "I1 32768,8,64 D1 32768,8,64 LL 8388608,16,64", Heap: "dirty"},
+			"callgrind 3.22.0 method=block processes=5 blocks=3 cache=I1_32768,8,64_D1_32768,8,64_LL_8388608,16,64 heap=dirty"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.c.String(); got != tt.line {
+				t.Errorf("String() = %q, want %q", got, tt.line)
+			}
+			back, err := ParseCounter(tt.line)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(*back, tt.c) {
+				t.Errorf("ParseCounter(%q) = %+v, want %+v", tt.line, *back, tt.c)
+			}
+			if d := tt.c.Diff(back); len(d) != 0 {
+				t.Errorf("a counter differs from itself: %v", d)
+			}
+		})
+	}
+	old := tests[0].c
+	now := tests[1].c
+	d := old.Diff(&now)
+	want := []Difference{{"counting method", CountBlock, CountTimer}, {"heap", "not recorded", "dirty"}}
+	if !reflect.DeepEqual(d, want) {
+		t.Errorf("Diff = %v, want %v", d, want)
+	}
+}
