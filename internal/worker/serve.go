@@ -153,7 +153,7 @@ type server struct {
 	byName map[string]*Benchmark
 	out    *bufio.Writer
 	// sinceGC is TotalAlloc at the last collection.
-	sinceGC uint64
+	sinceGC  uint64
 	counting bool
 }
 
