@@ -195,11 +195,10 @@ var dirtySink []byte
 // dirtyHeap allocates DirtyHeapBytes and drops them (see DirtyHeap):
 // memory fresh from the kernel, which the allocation does not touch, so
 // it costs address space, not resident memory; the runtime marks it used,
-// and the collection that follows frees it for the blocks to reuse.
+// and Serve's first collection frees it for the blocks to reuse.
 func dirtyHeap() {
 	dirtySink = make([]byte, DirtyHeapBytes)
 	dirtySink = nil
-	runtime.GC()
 }
 
 // handle answers one request line; quit is set for a quit request.
@@ -330,24 +329,25 @@ func (s *server) block(b *Benchmark, n, pre int) (bench.Sample, error) {
 }
 
 // countedBlock is a block counted by callgrind (instrumentation left on
-// after it with keep): the heap collected, pre
-// uncounted iterations (which refill what the collection emptied, such
-// as the buffers codecs keep in a sync.Pool), then the n iterations
-// between callgrind.Begin and callgrind.End, under bench.TimeLoop, whose
-// clock and memory statistics are read outside the counted part. The
-// collector is off, as for every block, so none of its work is counted;
-// collecting first keeps it from piling up between counted blocks.
+// after it with keep): pre uncounted iterations (which warm the
+// benchmark and use the memory the block will reuse), the heap collected
+// and its free pages returned to the kernel (see DirtyHeap; the buffers
+// codecs keep in a sync.Pool survive one collection in its victim cache),
+// then the n iterations between callgrind.Begin and callgrind.End, under
+// bench.TimeLoop, whose clock and memory statistics are read outside the
+// counted part. The collector is off, as for every block, so none of its
+// work is counted; the one collection keeps garbage from piling up
+// between counted blocks.
 func (s *server) countedBlock(b *Benchmark, n, pre int, keep bool) (bench.Sample, error) {
 	if !callgrind.OnValgrind() {
 		return bench.Sample{}, errors.New("a counted block needs the worker to run under valgrind --tool=callgrind")
 	}
-	s.collect()
 	if pre > 0 {
 		if err := b.safeLoop(pre); err != nil {
 			return bench.Sample{}, err
 		}
-		s.collect()
 	}
+	s.collect()
 	smp, err := bench.TimeLoop(func(n int) error {
 		callgrind.Begin()
 		defer callgrind.End(!keep)
