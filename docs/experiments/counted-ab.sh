@@ -3,7 +3,7 @@
 # suite (issue 21): AA_RUNS runs of this tree against a copy of itself
 # (nothing may be flagged), and INJECT_RUNS of it against a copy in which
 # TARGET does 1/EVERY more of its own work (inject-work.sh; EVERY 100:
-# +1%). Every other run beside CPU_HOGS `yes` processes. Writes to OUT
+# +1%). Every other run beside CPU_HOGS `yes` processes (0: none). Writes to OUT
 # (default a new directory under /tmp): per run its exit status, wall time,
 # what was flagged, the target's change — summary.tsv. Needs go, jq, yes,
 # valgrind.
@@ -44,8 +44,8 @@ mv "$OUT/head.diff" "$OUT/injection.diff"
 printf 'kind\trun\tload\texit\tseconds\tcounts gated\tmedian MDE\tflagged\ttarget (%s %s)\n' "$TARGET" "$UNIT" >"$OUT/summary.tsv"
 one() {
 	name="$1-$2" load=quiet
-	[ $(($2 % 2)) = 0 ] && load=loaded
-	[ "$load" = loaded ] && start_hogs
+	[ $(($2 % 2)) = 0 ] && [ "$CPU_HOGS" -gt 0 ] && load="beside $CPU_HOGS hogs"
+	[ "$load" = quiet ] || start_hogs
 	log "$name ($load): ab --base base --head $3"
 	start=$(date +%s) rc=0
 	(cd "$OUT" && "$OUT/bin/wb" ab --base "$OUT/base" --head "$3" --metric "$METRIC" --filter "$FILTER" --format json \

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -438,12 +439,15 @@ type job struct {
 	env         []string
 	plan        *countPlan
 	seed        uint64
-	out         processCounts
+	// replicate is which of the Processes replicates the process
+	// belongs to (CountSolo may split one into several processes).
+	replicate int
+	out       processCounts
 }
 
-// runJobs runs the jobs, at most Jobs at a time. The first error ends
-// the others; a head's error is preferred, since it is the pull
-// request's.
+// runJobs runs the jobs in their order, at most Jobs at a time. The
+// first error ends the others; a head's error is preferred, since it is
+// the pull request's.
 func (r *countRun) runJobs(ctx context.Context, jobs []*job) error {
 	r.total = len(jobs)
 	ctx, cancel := context.WithCancel(ctx)
@@ -452,15 +456,20 @@ func (r *countRun) runJobs(ctx context.Context, jobs []*job) error {
 	errs := make([]error, len(jobs))
 	var wg sync.WaitGroup
 	for i, j := range jobs {
+		// A slot is taken here, not in the goroutine, so that jobs start
+		// in order (the longest first, base and head alternating).
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			for k := i; k < len(jobs); k++ {
+				errs[k] = ctx.Err()
+			}
+			wg.Wait()
+			return firstError(errs)
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				errs[i] = ctx.Err()
-				return
-			}
 			defer func() { <-sem }()
 			if err := ctx.Err(); err != nil {
 				errs[i] = err
@@ -648,20 +657,51 @@ func CountSolo(ctx context.Context, p Program, o CountOptions) (*results.Results
 	if len(plan.names) == 0 {
 		return nil, fmt.Errorf("none of the %d benchmarks to count (%s) is in the build", len(r.o.Only), strings.Join(r.o.Only, ", "))
 	}
-	r.progressf("counting %d benchmarks in %d processes under callgrind (valgrind %s, cache simulation %s), %d at a time",
-		len(plan.names), r.o.Processes, r.o.Valgrind.Version, cacheSimText(r.o.Callgrind), r.o.Jobs)
-	var jobs []*job
-	for k := range r.o.Processes {
-		jobs = append(jobs, &job{label: fmt.Sprintf("process %d", k+1), prog: p, env: r.o.BaseEnv, plan: plan.forProcess(k), seed: r.o.Seed + uint64(k)})
+	jobs := r.soloJobs(p, plan)
+	how := fmt.Sprintf("%d processes", r.o.Processes)
+	if len(jobs) > r.o.Processes {
+		how = fmt.Sprintf("%d replicates (%d processes: each replicate's benchmarks split between processes of equal cost)", r.o.Processes, len(jobs))
 	}
+	r.progressf("counting %d benchmarks in %s under callgrind (valgrind %s, cache simulation %s), %d at a time",
+		len(plan.names), how, r.o.Valgrind.Version, cacheSimText(r.o.Callgrind), r.o.Jobs)
 	if err := r.runJobs(ctx, jobs); err != nil {
 		return nil, err
 	}
-	procs := make([]processCounts, len(jobs))
-	for i, j := range jobs {
-		procs[i] = j.out
+	procs := make([]processCounts, r.o.Processes)
+	for _, j := range jobs {
+		if procs[j.replicate] == nil {
+			procs[j.replicate] = processCounts{}
+		}
+		maps.Copy(procs[j.replicate], j.out)
 	}
 	return r.results("", cal.hello, plan, cal.sizes, procs), nil
+}
+
+// soloJobs is the counted processes of CountSolo, longest first. Each of
+// the Processes replicates is one process, unless Processes is not a
+// multiple of Jobs: then every replicate is split into Jobs processes of
+// about equal cost, so that no CPU waits through a last round alone (5
+// processes 2 at a time take 3 rounds whole, 2.5 in halves). A
+// benchmark is still counted in as many distinct processes as before:
+// a replicate is a set of processes no other replicate shares.
+func (r *countRun) soloJobs(p Program, plan *countPlan) []*job {
+	parts := 1
+	if r.o.Jobs > 1 && r.o.Processes%r.o.Jobs != 0 {
+		parts = r.o.Jobs
+	}
+	var jobs []*job
+	for k := range r.o.Processes {
+		split := plan.forProcess(k).split(parts, r.o.Blocks)
+		for i, q := range split {
+			label := fmt.Sprintf("process %d", k+1)
+			if len(split) > 1 {
+				label = fmt.Sprintf("process %d (part %d of %d)", k+1, i+1, len(split))
+			}
+			jobs = append(jobs, &job{label: label, prog: p, env: r.o.BaseEnv, plan: q, seed: r.o.Seed + uint64(k) + uint64(i)<<32, replicate: k})
+		}
+	}
+	slices.SortStableFunc(jobs, func(a, b *job) int { return cmp.Compare(b.plan.cost(r.o.Blocks), a.plan.cost(r.o.Blocks)) })
+	return jobs
 }
 
 // Count compares the head build against the base build by their counted
@@ -816,6 +856,56 @@ func (r *countRun) confirm(ctx context.Context, res *compare.Result, out *Outcom
 	}
 	out.ConfirmRounds = r.o.Processes
 	return nil
+}
+
+// cost is the native time of what a process with plan p counts, in
+// nanoseconds: per benchmark its blocks and the uncounted one before
+// them. Valgrind slows every benchmark by a similar factor, so it orders
+// and balances processes.
+func (p *countPlan) cost(blocks int) float64 {
+	var c float64
+	for _, n := range p.names {
+		c += p.benchCost(n, blocks)
+	}
+	return c
+}
+
+func (p *countPlan) benchCost(name string, blocks int) float64 {
+	if p.iterations[name] <= 1 {
+		blocks = 1
+	}
+	return p.nsPerOp[name] * float64(p.iterations[name]) * float64(blocks+1)
+}
+
+// split is p's benchmarks in at most k plans of about equal cost, the
+// costliest benchmark first into the plan with the least so far; a plan
+// would be empty is left out, and the names keep p's order.
+func (p *countPlan) split(k, blocks int) []*countPlan {
+	if k <= 1 || len(p.names) <= 1 {
+		return []*countPlan{p}
+	}
+	byCost := slices.Clone(p.names)
+	slices.SortStableFunc(byCost, func(a, b string) int { return cmp.Compare(p.benchCost(b, blocks), p.benchCost(a, blocks)) })
+	sums := make([]float64, k)
+	part := map[string]int{}
+	for _, n := range byCost {
+		i := slices.Index(sums, slices.Min(sums))
+		part[n] = i
+		sums[i] += p.benchCost(n, blocks)
+	}
+	var out []*countPlan
+	for i := range k {
+		var names []string
+		for _, n := range p.names {
+			if part[n] == i {
+				names = append(names, n)
+			}
+		}
+		if len(names) > 0 {
+			out = append(out, p.only(names))
+		}
+	}
+	return out
 }
 
 // forProcess is the plan of process k (from 0): the benchmarks counted in

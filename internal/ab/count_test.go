@@ -77,3 +77,68 @@ func TestFirstError(t *testing.T) {
 		}
 	}
 }
+
+// TestSplit: a process's benchmarks split into parts of about equal
+// native cost, every benchmark in exactly one part, in the plan's order.
+func TestSplit(t *testing.T) {
+	tests := []struct {
+		name  string
+		ns    map[string]float64 // per benchmark, ns/op; every block 1,000 iterations
+		k     int
+		parts [][]string
+	}{
+		{"one part", map[string]float64{"a": 1, "b": 2}, 1, [][]string{{"a", "b"}}},
+		{"equal", map[string]float64{"a": 1, "b": 1, "c": 1, "d": 1}, 2, [][]string{{"a", "c"}, {"b", "d"}}},
+		{"one dominates", map[string]float64{"a": 1, "b": 10, "c": 1, "d": 1}, 2, [][]string{{"b"}, {"a", "c", "d"}}},
+		{"more parts than benchmarks", map[string]float64{"a": 1, "b": 1}, 3, [][]string{{"a"}, {"b"}}},
+		{"a single benchmark", map[string]float64{"a": 1}, 2, [][]string{{"a"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &countPlan{iterations: map[string]int{}, nsPerOp: tt.ns}
+			for _, n := range []string{"a", "b", "c", "d"} {
+				if _, ok := tt.ns[n]; ok {
+					p.names = append(p.names, n)
+					p.iterations[n] = 1000
+				}
+			}
+			var got [][]string
+			for _, q := range p.split(tt.k, 3) {
+				got = append(got, q.names)
+			}
+			if !slices.EqualFunc(got, tt.parts, slices.Equal[[]string]) {
+				t.Errorf("split(%d) = %q, want %q", tt.k, got, tt.parts)
+			}
+		})
+	}
+}
+
+// TestSoloJobs: 5 replicates on 2 CPUs are split into 10 processes of
+// half a replicate each, longest first; a replicate's processes together
+// count what the replicate counts; 4 replicates on 2 CPUs stay whole.
+func TestSoloJobs(t *testing.T) {
+	p := &countPlan{names: []string{"a", "b", "c", "costly"}, iterations: map[string]int{"a": 100, "b": 100, "c": 100, "costly": 1},
+		nsPerOp: map[string]float64{"a": 1e4, "b": 2e4, "c": 1e4, "costly": 2e6}, processes: map[string]int{"a": 5, "b": 5, "c": 5, "costly": 3}}
+	for _, tt := range []struct{ processes, jobs, want int }{{5, 2, 10}, {4, 2, 4}, {3, 1, 3}, {3, 2, 6}} {
+		r := &countRun{o: CountOptions{Counting: Counting{Processes: tt.processes, Jobs: tt.jobs, Blocks: 3}}}
+		jobs := r.soloJobs(Program{}, p)
+		if len(jobs) != tt.want {
+			t.Errorf("%d replicates, %d at a time: %d processes, want %d", tt.processes, tt.jobs, len(jobs), tt.want)
+		}
+		counted := map[int][]string{}
+		for i, j := range jobs {
+			counted[j.replicate] = append(counted[j.replicate], j.plan.names...)
+			if i > 0 && j.plan.cost(3) > jobs[i-1].plan.cost(3) {
+				t.Errorf("%d replicates: process %q (cost %.0f) starts after %q (cost %.0f): want the longest first",
+					tt.processes, j.label, j.plan.cost(3), jobs[i-1].label, jobs[i-1].plan.cost(3))
+			}
+		}
+		for k := range tt.processes {
+			got, want := counted[k], p.forProcess(k).names
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Errorf("%d replicates, %d at a time: replicate %d counts %q, want %q", tt.processes, tt.jobs, k, got, want)
+			}
+		}
+	}
+}
