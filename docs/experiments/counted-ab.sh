@@ -60,8 +60,12 @@ one() {
 		   (if $t == null then "-" else "\($t.verdict)\(if $t.unconfirmed then " (did not hold)" else "" end) \($t.change | pct) [\(($t.ci_low - 1) | pct), \(($t.ci_high - 1) | pct)] mde \($t.mde | pct)" end)]
 		| @tsv' "$OUT/$name.json" >>"$OUT/summary.tsv" || printf '%s\t%s\t%s\t%s\t%s\t(no JSON)\n' "$1" "$2" "$load" "$rc" "$secs" >>"$OUT/summary.tsv"
 }
+# A/A and injected runs alternate, so that a series stopped early has
+# some of both.
 i=1
-while [ "$i" -le "$AA_RUNS" ]; do one aa "$i" "$OUT/base"; i=$((i + 1)); done
-i=1
-while [ "$i" -le "$INJECT_RUNS" ]; do one "every$EVERY" "$i" "$OUT/head"; i=$((i + 1)); done
+while [ "$i" -le "$AA_RUNS" ] || [ "$i" -le "$INJECT_RUNS" ]; do
+	[ "$i" -le "$AA_RUNS" ] && one aa "$i" "$OUT/base"
+	[ "$i" -le "$INJECT_RUNS" ] && one "every$EVERY" "$i" "$OUT/head"
+	i=$((i + 1))
+done
 column -t -s "$(printf '\t')" "$OUT/summary.tsv" >&2 || cat "$OUT/summary.tsv" >&2
