@@ -700,7 +700,11 @@ func (r *countRun) soloJobs(p Program, plan *countPlan) []*job {
 			jobs = append(jobs, &job{label: label, prog: p, env: r.o.BaseEnv, plan: q, seed: r.o.Seed + uint64(k) + uint64(i)<<32, replicate: k})
 		}
 	}
-	slices.SortStableFunc(jobs, func(a, b *job) int { return cmp.Compare(b.plan.cost(r.o.Blocks), a.plan.cost(r.o.Blocks)) })
+	costs := map[*job]float64{}
+	for _, j := range jobs {
+		costs[j] = j.plan.cost(r.o.Blocks)
+	}
+	slices.SortStableFunc(jobs, func(a, b *job) int { return cmp.Compare(costs[b], costs[a]) })
 	return jobs
 }
 
@@ -870,6 +874,9 @@ func (p *countPlan) cost(blocks int) float64 {
 	return c
 }
 
+// benchCost is the native time, in nanoseconds, of what a process counts
+// of the benchmark name: its blocks (one when one operation fills a
+// block) and the uncounted block before them.
 func (p *countPlan) benchCost(name string, blocks int) float64 {
 	if p.iterations[name] <= 1 {
 		blocks = 1
@@ -879,7 +886,7 @@ func (p *countPlan) benchCost(name string, blocks int) float64 {
 
 // split is p's benchmarks in at most k plans of about equal cost, the
 // costliest benchmark first into the plan with the least so far; a plan
-// would be empty is left out, and the names keep p's order.
+// that would be empty is left out, and the names keep p's order.
 func (p *countPlan) split(k, blocks int) []*countPlan {
 	if k <= 1 || len(p.names) <= 1 {
 		return []*countPlan{p}
