@@ -108,14 +108,14 @@ func freshArgs(p source.Plan, out string) []string {
 	return args
 }
 
-// countAgain counts the benchmarks of o's counted regressions again in as
-// many fresh processes as the candidate had, with its block sizes, and
+// countAgain counts the benchmarks of o's counted regressions and
+// improvements again in as many fresh processes as the candidate had, with its block sizes, and
 // returns the candidate with them added (results.AddProcesses): what
 // pipeline.Confirm judges a counted regression on.
 func countAgain(ctx context.Context, e *env, o *pipeline.Outcome, src source.Source, p source.Plan) (*results.Results, error) {
 	first := o.Report.Candidate
-	names := pipeline.Regressed(o)
-	fmt.Fprintf(e.stderr, "wirebench: %s counted as regressions: counting %s again in fresh processes to confirm\n",
+	names := pipeline.Recount(o)
+	fmt.Fprintf(e.stderr, "wirebench: %s counted as changed: counting %s again in fresh processes to confirm\n",
 		human.Plural(len(names), "benchmark", "benchmarks"), map[bool]string{true: "it", false: "them"}[len(names) == 1])
 	ct := *p.Count
 	ct.Only, ct.Iterations = names, blockSizes(first)

@@ -793,26 +793,19 @@ func cacheSimText(o callgrind.Options) string {
 	return o.Geometry()
 }
 
-// confirm counts the benchmarks res has as regressions again, in as many
-// fresh processes of each build as the first count, and judges them on
-// all processes of both: a regression that does not hold is marked
-// unconfirmed (reported, not enforced), one that does says so in its
-// note. out's results get the further processes. A count can be bimodal
-// by process (a code path chosen once per process: msgpack's float
-// encoding, measured here, is ~5% apart between its modes), and two sets
-// of five processes that landed in different modes would look like a
-// certain change.
+// confirm counts the benchmarks res has as regressions or improvements
+// again, in as many fresh processes of each build as the first count, and
+// judges them on all processes of both (settle). out's results get the
+// further processes. A count can be bimodal by process (a code path
+// chosen once per process: msgpack's float encoding, measured here, is
+// ~5% apart between its modes), and two sets of five processes that
+// landed in different modes would look like a certain change, either way.
 func (r *countRun) confirm(ctx context.Context, res *compare.Result, out *Outcome, base, head Program, planB, planH *countPlan, calB, calH *calibration, opts compare.Options) error {
-	var flaggedNames []string
-	for _, c := range res.Comparisons {
-		if c.Verdict == compare.Regression && c.Test == compare.TestWelch && res.Enforced(c) && !slices.Contains(flaggedNames, c.Name) {
-			flaggedNames = append(flaggedNames, c.Name)
-		}
-	}
+	flaggedNames := countedChanges(res)
 	if len(flaggedNames) == 0 {
 		return nil
 	}
-	r.progressf("%d counted regressions: counting them again in %d fresh processes of each build", len(flaggedNames), r.o.Processes)
+	r.progressf("%d counted changes: counting them again in %d fresh processes of each build", len(flaggedNames), r.o.Processes)
 	pb, ph := planB.only(flaggedNames), planH.only(flaggedNames)
 	var jobs []*job
 	for k := range r.o.Processes {
@@ -839,27 +832,69 @@ func (r *countRun) confirm(ctx context.Context, res *compare.Result, out *Outcom
 	if err != nil {
 		return err
 	}
+	out.Confirmations = append(out.Confirmations, settle(res, all)...)
+	out.ConfirmRounds = r.o.Processes
+	return nil
+}
+
+// confirmable reports whether confirm counts c's benchmark again: a
+// counted regression that would fail the run, or a counted improvement.
+func confirmable(res *compare.Result, c compare.Comparison) bool {
+	if c.Test != compare.TestWelch {
+		return false
+	}
+	return c.Verdict == compare.Regression && res.Enforced(c) || c.Verdict == compare.Improvement
+}
+
+// countedChanges are the benchmarks of res's confirmable comparisons, by key.
+func countedChanges(res *compare.Result) []string {
+	var names []string
+	for _, c := range res.Comparisons {
+		if confirmable(res, c) && !slices.Contains(names, c.Name) {
+			names = append(names, c.Name)
+		}
+	}
+	return names
+}
+
+// settle re-judges res's confirmable comparisons by all, the comparison
+// of every process of both builds, and returns the comparisons of all it
+// used. A regression that does not hold there is marked unconfirmed
+// (reported, not enforced); one that does says so in its note. An
+// improvement that holds says so; one that does not is replaced by its
+// judgement on all processes (unchanged, inconclusive, or the other way),
+// its note saying what the first processes showed: nothing fails on an
+// improvement, but a report should not claim one the design cannot tell
+// from a process's mode.
+func settle(res, all *compare.Result) []compare.Comparison {
+	var used []compare.Comparison
 	for i := range res.Comparisons {
 		c := &res.Comparisons[i]
-		if c.Verdict != compare.Regression || c.Test != compare.TestWelch || !slices.Contains(flaggedNames, c.Name) {
+		if !confirmable(res, *c) {
 			continue
 		}
 		for _, a := range all.Comparisons {
 			if a.Name != c.Name || a.Unit != c.Unit {
 				continue
 			}
-			out.Confirmations = append(out.Confirmations, a)
+			used = append(used, a)
 			what := fmt.Sprintf("%+.2f%% [%+.2f%%, %+.2f%%], p (adj.) = %.2g over %d+%d processes", 100*(a.Ratio-1), 100*(a.Lo-1), 100*(a.Hi-1), a.PAdjusted, a.Baseline.N, a.Candidate.N)
-			if a.Verdict == compare.Regression && all.Enforced(a) {
+			switch {
+			case c.Verdict == compare.Regression && a.Verdict == compare.Regression && all.Enforced(a):
 				c.Note = joinNote(c.Note, "held on all processes: "+what)
-			} else {
+			case c.Verdict == compare.Regression:
 				c.Unconfirmed = true
 				c.Note = joinNote(c.Note, "did not hold on all processes ("+what+"): reported, not enforced")
+			case a.Verdict == compare.Improvement:
+				c.Note = joinNote(c.Note, "held on all processes: "+what)
+			default:
+				first := fmt.Sprintf("%+.2f%% [%+.2f%%, %+.2f%%] over %d+%d processes", 100*(c.Ratio-1), 100*(c.Lo-1), 100*(c.Hi-1), c.Baseline.N, c.Candidate.N)
+				*c = a
+				c.Note = joinNote(c.Note, "an improvement of "+first+" that did not hold when counted again: judged on all processes")
 			}
 		}
 	}
-	out.ConfirmRounds = r.o.Processes
-	return nil
+	return used
 }
 
 // cost is the native time of what a process with plan p counts, in

@@ -29,6 +29,15 @@ func confirmable(r *compare.Result, c compare.Comparison) bool {
 	return r.Fails(c) && (c.Test == compare.TestNewRun || c.Test == compare.TestWelch)
 }
 
+// improvable reports whether c is a counted improvement: Confirm judges it
+// on more processes too, so that a report does not claim an improvement
+// that two modes of a bimodal count made (nothing fails on it, so it
+// alone asks for the further processes only of counted runs, where they
+// are a minute, not a second measurement of the suite).
+func improvable(c compare.Comparison) bool {
+	return c.Verdict == compare.Improvement && c.Test == compare.TestWelch
+}
+
 // A counted regression (compare.TestWelch) is confirmed the same way, by
 // more processes: the flagged benchmarks are counted again in fresh
 // processes and judged on all of the candidate's. Counts of some
@@ -43,11 +52,11 @@ func confirmable(r *compare.Result, c compare.Comparison) bool {
 // process and the outcome confirmed (Confirm).
 func NeedsConfirmation(o *Outcome) bool {
 	r := o.Report.Result
-	if r == nil || r.Method == compare.MethodPaired || r.Method == compare.MethodCounted || o.Confirmed || !o.Failed() {
+	if r == nil || r.Method == compare.MethodPaired || r.Method == compare.MethodCounted || o.Confirmed {
 		return false
 	}
 	for _, c := range r.Comparisons {
-		if confirmable(r, c) {
+		if confirmable(r, c) && o.Failed() || improvable(c) {
 			return true
 		}
 	}
@@ -57,7 +66,7 @@ func NeedsConfirmation(o *Outcome) bool {
 // Confirm re-judges the timing regressions of o that fail the run by
 // again, the candidate measured once more in a new process with the same
 // settings (for counted regressions, the candidate with the flagged
-// benchmarks' further processes: Regressed), compared with base as the
+// benchmarks' further processes: Recount), compared with base as the
 // first was (opts). A regression that
 // is not again a regression that fails the run is marked unconfirmed:
 // reported, not enforced. Either way its note says what the second
@@ -73,6 +82,10 @@ func Confirm(o *Outcome, base *baseline.Baseline, again *results.Results, opts c
 	held, failed := 0, 0
 	for i := range r.Comparisons {
 		c := &r.Comparisons[i]
+		if improvable(*c) {
+			settleImprovement(c, second)
+			continue
+		}
 		if !confirmable(r, *c) {
 			continue
 		}
@@ -92,7 +105,7 @@ func Confirm(o *Outcome, base *baseline.Baseline, again *results.Results, opts c
 	}
 	in := o.Report
 	if r.Counter != nil {
-		in.Notes = append(in.Notes, fmt.Sprintf("A counted regression fails the run only if it holds with more processes (a count can be bimodal by process): the flagged benchmarks were counted again in fresh processes and judged on all of them; %s held, %s did not.",
+		in.Notes = append(in.Notes, fmt.Sprintf("A counted regression fails the run, and a counted improvement is claimed, only if it holds with more processes (a count can be bimodal by process): the flagged benchmarks were counted again in fresh processes and judged on all of them; of the regressions, %s held, %s did not.",
 			human.Count(held), human.Count(failed)))
 	} else {
 		in.Notes = append(in.Notes, fmt.Sprintf("A timing regression against a stored baseline fails the run only if it reproduces in a second process (one process can run a benchmark far off its usual speed): the suite was measured again in a new process; %s held, %s did not.",
@@ -110,13 +123,32 @@ func pick(c bool, a, b string) string {
 	return b
 }
 
-// Regressed are the benchmarks of o's regressions that Confirm would
-// re-judge, by key.
-func Regressed(o *Outcome) []string {
+// settleImprovement judges the counted improvement c again by second,
+// the comparison on all of the candidate's processes: one that holds says
+// so in its note; one that does not is replaced by its judgement there,
+// its note saying what the first processes showed.
+func settleImprovement(c *compare.Comparison, second *compare.Result) {
+	s, ok := lookup(second, c.Name, c.Unit)
+	switch {
+	case !ok:
+		c.Note = joinNote(c.Note, "not counted again")
+	case s.Verdict == compare.Improvement:
+		c.Note = joinNote(c.Note, "held on all processes: "+measured(s))
+	default:
+		first := fmt.Sprintf("%s [%s, %s] over %d processes", human.Change(c.Ratio-1, 1), human.Change(c.Lo-1, 1), human.Change(c.Hi-1, 1), c.Candidate.N)
+		*c = s
+		c.Note = joinNote(c.Note, "an improvement of "+first+" that did not hold when counted again: judged on all processes")
+	}
+}
+
+// Recount are the benchmarks of o's comparisons that Confirm would
+// re-judge, by key: its regressions that fail the run, and its counted
+// improvements.
+func Recount(o *Outcome) []string {
 	r := o.Report.Result
 	var out []string
 	for _, c := range r.Comparisons {
-		if confirmable(r, c) && !slices.Contains(out, c.Name) {
+		if (confirmable(r, c) || improvable(c)) && !slices.Contains(out, c.Name) {
 			out = append(out, c.Name)
 		}
 	}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/baseline/baselinetest"
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/store"
@@ -263,6 +265,77 @@ func TestConfirm(t *testing.T) {
 			}
 			if n := o.Report.Notes; len(n) == 0 || !strings.Contains(n[len(n)-1], "measured again in a new process") {
 				t.Errorf("notes %q do not say the suite was measured again", n)
+			}
+			if NeedsConfirmation(o) {
+				t.Error("a confirmed outcome asks for confirmation again")
+			}
+		})
+	}
+}
+
+// countedRun is a counted run of BenchmarkA and BenchmarkB: per process
+// one instructions/op value, BenchmarkA's of each process given, BenchmarkB
+// steady at 50,000 (±0.01%).
+func countedRun(hour int, a ...float64) *results.Results {
+	r := results.New("default", results.Env{Machine: "m", Commit: "c", GOOS: "linux", GOARCH: "amd64", Time: time.Date(2026, 1, 1, hour, 0, 0, 0, time.UTC)})
+	r.Settings.Counter = &results.Counter{Tool: "callgrind", Version: "3.19.0", Method: results.CountBlock, Processes: len(a), Blocks: 3}
+	ba, bb := results.Benchmark{Name: "BenchmarkA"}, results.Benchmark{Name: "BenchmarkB"}
+	for i, v := range a {
+		ba.Iterations, bb.Iterations = append(ba.Iterations, 64), append(bb.Iterations, 64)
+		ba.Add(results.UnitInstructionsPerOp, v)
+		bb.Add(results.UnitInstructionsPerOp, 50000*(1+0.0001*float64(i%3-1)))
+	}
+	r.Benchmarks = append(r.Benchmarks, ba, bb)
+	return r
+}
+
+// TestConfirmCountedImprovement: a counted improvement is counted again
+// in more processes before a report claims it; one that two modes of a
+// bimodal count made (the history's processes all in one mode, the
+// candidate's first five in the other) is judged on all processes, and
+// nothing fails either way.
+func TestConfirmCountedImprovement(t *testing.T) {
+	var base *baseline.Baseline
+	for k := range 5 {
+		// A bimodal count whose history happened to hold only its high
+		// mode.
+		base = baseline.Refresh(base, countedRun(k, 10000, 10002, 9999, 10001, 10000), "", 50)
+	}
+	low := []float64{9500, 9501, 9499, 9502, 9500}
+	opts := compare.Defaults()
+	opts.Threshold = config.CountedThreshold
+	tests := []struct {
+		name    string
+		again   []float64 // the further processes
+		verdict compare.Verdict
+		note    string
+	}{
+		{"a real improvement", []float64{9501, 9500, 9499, 9500, 9502}, compare.Improvement, "held on all processes"},
+		{"five processes in the low mode", []float64{10000, 10001, 9999, 10002, 10000}, "", "that did not hold when counted again"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := Against(base, countedRun(9, low...), opts, report.Input{BaselineSource: "b.json"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c, _ := lookup(o.Report.Result, "BenchmarkA", results.UnitInstructionsPerOp); c.Verdict != compare.Improvement || c.Test != compare.TestWelch {
+				t.Fatalf("first count: %s by %s (%+.2f%%), want a counted improvement", c.Verdict, c.Test, 100*(c.Ratio-1))
+			}
+			if !NeedsConfirmation(o) || !slices.Equal(Recount(o), []string{"BenchmarkA"}) {
+				t.Fatalf("needs confirmation %v, recount %v; want BenchmarkA counted again", NeedsConfirmation(o), Recount(o))
+			}
+			o, err = Confirm(o, base, countedRun(9, append(slices.Clone(low), tt.again...)...), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, _ := lookup(o.Report.Result, "BenchmarkA", results.UnitInstructionsPerOp)
+			if tt.verdict != "" && c.Verdict != tt.verdict || tt.verdict == "" && c.Verdict == compare.Improvement || !strings.Contains(c.Note, tt.note) {
+				t.Errorf("%s (%+.2f%% over %d processes), note %q; want %q, a note with %q", c.Verdict, 100*(c.Ratio-1), c.Candidate.N, c.Note, tt.verdict, tt.note)
+			}
+			t.Logf("%s %+.2f%% over %d processes: %s", c.Verdict, 100*(c.Ratio-1), c.Candidate.N, c.Note)
+			if o.Failed() {
+				t.Error("an improvement failed the run")
 			}
 			if NeedsConfirmation(o) {
 				t.Error("a confirmed outcome asks for confirmation again")
