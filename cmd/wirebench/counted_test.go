@@ -15,10 +15,11 @@ import (
 	"github.com/wirebench/wirebench/internal/results"
 )
 
-// countedModule is a module whose benchmark does work instructions of
-// loop a message, and reports an encoded size of size bytes, with setup
-// before its timer starts that is twice the work: counting must leave it
-// out.
+// countedModule is a module whose benchmark BenchmarkEncode does work
+// iterations of a loop a message, and reports an encoded size of size
+// bytes, with setup before its timer starts that is twice the work:
+// counting must leave it out. BenchmarkPaused does the same with its
+// timer stopped around the setup in every iteration.
 func countedModule(t *testing.T, work, size string) string {
 	return writeModule(t, map[string]string{
 		"go.mod": "module example.com/counted\n\ngo 1.22\n",
@@ -51,6 +52,17 @@ func BenchmarkEncode(b *testing.B) {
 func BenchmarkLoop(b *testing.B) {
 	for b.Loop() {
 		sink += Encode(500)
+	}
+}
+
+// BenchmarkPaused stops its timer around setup twice its work in every
+// iteration: counting must leave that out too.
+func BenchmarkPaused(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		sink = Encode(200000)
+		b.StartTimer()
+		sink += Encode(100000)
 	}
 }
 `,
@@ -93,7 +105,7 @@ func TestCountedModule(t *testing.T) {
 		code      int
 		says      string
 	}{
-		{"the same code", base, exitOK, "counts: all 2 gated"},
+		{"the same code", base, exitOK, "counts: all 3 gated"},
 		{"10% more work", slower, exitFail, "instructions/op"},
 		{"a byte more", bigger, exitFail, "B/msg"},
 	} {
@@ -128,10 +140,10 @@ func TestCountedModule(t *testing.T) {
 }
 
 // checkEncodeCount checks what a counted run of countedModule recorded of
-// BenchmarkEncode: three processes (six when a flagged count was
-// confirmed), instructions/op a little more than the
-// loop's (its setup, twice the work, left out), and 10% more in the slower
-// module.
+// BenchmarkEncode and BenchmarkPaused: three processes (six when a flagged
+// count was confirmed), instructions/op a little more than the loop's
+// (their setup, twice the work, left out), and 10% more of BenchmarkEncode
+// in the slower module.
 func checkEncodeCount(t *testing.T, path string, slower bool) {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -165,39 +177,39 @@ func checkEncodeCount(t *testing.T, path string, slower bool) {
 	if r.Settings.Counter.Method != "timer" {
 		t.Errorf("counted by %q, want the benchmark timer's hooks", r.Settings.Counter.Method)
 	}
-	for _, b := range r.Benchmarks {
-		if b.Name != "BenchmarkEncode" {
-			continue
-		}
-		for _, m := range b.Metrics {
-			if m.Unit != "instructions/op" {
-				continue
-			}
-			// The loop is 7 instructions an iteration here; allow the
-			// call and the loop's own control.
-			lo, hi := 1000.0*5, 1000.0*10
-			if slower {
-				lo, hi = 1.1*lo, 1.1*hi
-			}
-			// Three processes; a flagged count is confirmed by three
-			// more, which the candidate keeps.
-			want := 3
-			if slower {
-				want = 6
-			}
-			if len(m.Values) != want {
-				t.Errorf("BenchmarkEncode instructions/op %v: %d processes, want %d", m.Values, len(m.Values), want)
-			}
-			for _, v := range m.Values {
-				if v < lo || v > hi {
-					t.Errorf("BenchmarkEncode instructions/op %v, want every process within [%v, %v]", m.Values, lo, hi)
-					break
+	// The loops are 7 instructions an iteration here; allow the call and
+	// the loop's own control. Three processes; a flagged count is
+	// confirmed by three more, which the candidate keeps.
+	lo, hi, want := 1000.0*5, 1000.0*10, 3
+	if slower {
+		lo, hi, want = 1.1*lo, 1.1*hi, 6
+	}
+	for _, c := range []struct {
+		name   string
+		lo, hi float64
+		want   int
+	}{
+		{"BenchmarkEncode", lo, hi, want},
+		{"BenchmarkPaused", 100000.0 * 5, 100000.0 * 10, 3},
+	} {
+		var values []float64
+		for _, b := range r.Benchmarks {
+			for _, m := range b.Metrics {
+				if b.Name == c.name && m.Unit == "instructions/op" {
+					values = m.Values
 				}
 			}
-			return
+		}
+		if len(values) != c.want {
+			t.Errorf("%s instructions/op %v: %d processes, want %d", c.name, values, len(values), c.want)
+		}
+		for _, v := range values {
+			if v < c.lo || v > c.hi {
+				t.Errorf("%s instructions/op %v, want every process within [%v, %v]", c.name, values, c.lo, c.hi)
+				break
+			}
 		}
 	}
-	t.Errorf("no instructions/op of BenchmarkEncode in %s", path)
 }
 
 // crashModule is countedModule with, in the head (crash), one AVX-512
