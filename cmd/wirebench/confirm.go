@@ -109,9 +109,9 @@ func freshArgs(p source.Plan, out string) []string {
 }
 
 // countAgain counts the benchmarks of o's counted regressions and
-// improvements again in as many fresh processes as the candidate had, with its block sizes, and
-// returns the candidate with them added (results.AddProcesses): what
-// pipeline.Confirm judges a counted regression on.
+// improvements again in as many fresh processes as the candidate had,
+// with its block sizes, and returns the candidate with them added
+// (results.AddProcesses): what pipeline.Confirm judges them on.
 func countAgain(ctx context.Context, e *env, o *pipeline.Outcome, src source.Source, p source.Plan) (*results.Results, error) {
 	first := o.Report.Candidate
 	names := pipeline.Recount(o)

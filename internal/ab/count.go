@@ -862,10 +862,7 @@ func countedChanges(res *compare.Result) []string {
 // used. A regression that does not hold there is marked unconfirmed
 // (reported, not enforced); one that does says so in its note. An
 // improvement that holds says so; one that does not is replaced by its
-// judgement on all processes (unchanged, inconclusive, or the other way),
-// its note saying what the first processes showed: nothing fails on an
-// improvement, but a report should not claim one the design cannot tell
-// from a process's mode.
+// judgement on all processes (compare.NotHeld).
 func settle(res, all *compare.Result) []compare.Comparison {
 	var used []compare.Comparison
 	for i := range res.Comparisons {
@@ -888,9 +885,7 @@ func settle(res, all *compare.Result) []compare.Comparison {
 			case a.Verdict == compare.Improvement:
 				c.Note = joinNote(c.Note, "held on all processes: "+what)
 			default:
-				first := fmt.Sprintf("%+.2f%% [%+.2f%%, %+.2f%%] over %d+%d processes", 100*(c.Ratio-1), 100*(c.Lo-1), 100*(c.Hi-1), c.Baseline.N, c.Candidate.N)
-				*c = a
-				c.Note = joinNote(c.Note, "an improvement of "+first+" that did not hold when counted again: judged on all processes")
+				*c = compare.NotHeld(*c, a)
 			}
 		}
 	}

@@ -184,3 +184,18 @@ func variance(v []float64) float64 {
 	}
 	return ss / float64(len(v)-1)
 }
+
+// NotHeld is the comparison that replaces c, a counted improvement that
+// did not hold when its benchmark was counted again: all, the same
+// benchmark and unit judged on every process, with a note saying what c
+// showed. Nothing fails on an improvement, but a report should not claim
+// one that two modes of a bimodal count made.
+func NotHeld(c, all Comparison) Comparison {
+	first := fmt.Sprintf("%+.2f%% [%+.2f%%, %+.2f%%] over %d+%d processes", 100*(c.Ratio-1), 100*(c.Lo-1), 100*(c.Hi-1), c.Baseline.N, c.Candidate.N)
+	note := "an improvement of " + first + " that did not hold when counted again: judged on all processes"
+	if all.Note != "" {
+		note = all.Note + "; " + note
+	}
+	all.Note = note
+	return all
+}

@@ -29,11 +29,10 @@ func confirmable(r *compare.Result, c compare.Comparison) bool {
 	return r.Fails(c) && (c.Test == compare.TestNewRun || c.Test == compare.TestWelch)
 }
 
-// improvable reports whether c is a counted improvement: Confirm judges it
-// on more processes too, so that a report does not claim an improvement
-// that two modes of a bimodal count made (nothing fails on it, so it
-// alone asks for the further processes only of counted runs, where they
-// are a minute, not a second measurement of the suite).
+// improvable reports whether c is a counted improvement, which Confirm
+// also judges on more processes before a report claims it. Only counted
+// ones: further processes of the flagged benchmarks cost a minute, a
+// second timed measurement of the suite would cost a run.
 func improvable(c compare.Comparison) bool {
 	return c.Verdict == compare.Improvement && c.Test == compare.TestWelch
 }
@@ -55,8 +54,9 @@ func NeedsConfirmation(o *Outcome) bool {
 	if r == nil || r.Method == compare.MethodPaired || r.Method == compare.MethodCounted || o.Confirmed {
 		return false
 	}
+	failed := o.Failed()
 	for _, c := range r.Comparisons {
-		if confirmable(r, c) && o.Failed() || improvable(c) {
+		if confirmable(r, c) && failed || improvable(c) {
 			return true
 		}
 	}
@@ -125,8 +125,8 @@ func pick(c bool, a, b string) string {
 
 // settleImprovement judges the counted improvement c again by second,
 // the comparison on all of the candidate's processes: one that holds says
-// so in its note; one that does not is replaced by its judgement there,
-// its note saying what the first processes showed.
+// so in its note; one that does not is replaced by its judgement there
+// (compare.NotHeld).
 func settleImprovement(c *compare.Comparison, second *compare.Result) {
 	s, ok := lookup(second, c.Name, c.Unit)
 	switch {
@@ -135,9 +135,7 @@ func settleImprovement(c *compare.Comparison, second *compare.Result) {
 	case s.Verdict == compare.Improvement:
 		c.Note = joinNote(c.Note, "held on all processes: "+measured(s))
 	default:
-		first := fmt.Sprintf("%s [%s, %s] over %d processes", human.Change(c.Ratio-1, 1), human.Change(c.Lo-1, 1), human.Change(c.Hi-1, 1), c.Candidate.N)
-		*c = s
-		c.Note = joinNote(c.Note, "an improvement of "+first+" that did not hold when counted again: judged on all processes")
+		*c = compare.NotHeld(*c, s)
 	}
 }
 
