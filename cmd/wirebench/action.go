@@ -11,7 +11,9 @@ import (
 
 	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/config"
+	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/deliver"
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/githubapi"
@@ -41,8 +43,8 @@ type actionRun struct {
 	// candidate measured it; abCounted how a same-runner A/B run counts,
 	// with the note that says why (check resolves both first: a metric
 	// that cannot be had is bad input, not the pull request's failure).
-	counted   *ab.Counting
-	abCounted *ab.Counting
+	counted   *count.Settings
+	abCounted *count.Settings
 	abNote    string
 }
 
@@ -440,7 +442,7 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 		return o, "", nil
 	case ctx.Err() != nil:
 		return nil, "", ctx.Err()
-	case ab.Side(err) == "base":
+	case build.Side(err) == "base":
 		a.gha.Warningf("same-runner A/B comparison not possible, falling back to the stored baseline: %v", err)
 		return nil, "the base could not be built or run for the same-runner A/B comparison: " + firstLine(err.Error()), nil
 	}

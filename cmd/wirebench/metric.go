@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/config"
+	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -20,7 +20,7 @@ import (
 //
 // An explicit counted metric without a working valgrind is one error
 // naming the install command; auto then times, and says so.
-func counting(ctx context.Context, c *config.Config, ref *results.Results) (*ab.Counting, string, error) {
+func counting(ctx context.Context, c *config.Config, ref *results.Results) (*count.Settings, string, error) {
 	metric := c.Metric
 	var note string
 	if metric == "" || metric == config.MetricAuto {
@@ -45,9 +45,9 @@ func counting(ctx context.Context, c *config.Config, ref *results.Results) (*ab.
 	if err != nil {
 		return nil, "", badInputf("--metric %s counts under valgrind: %v", metric, err)
 	}
-	ct := &ab.Counting{Valgrind: vg, Callgrind: callgrind.Options{CacheSim: metric == config.MetricCycles}, Processes: c.Processes, Seed: c.Seed}
+	ct := &count.Settings{Valgrind: vg, Callgrind: callgrind.Options{CacheSim: metric == config.MetricCycles}, Processes: c.Processes, Seed: c.Seed}
 	// Processes given are every benchmark's; by default the costly ones
-	// get fewer (ab.DefaultCostlyProcesses).
+	// get fewer (count.DefaultCostlyProcesses).
 	ct.CostlyProcesses = c.Processes
 	if ref != nil && ref.Settings.Counter != nil {
 		if ct.Processes == 0 {
@@ -91,7 +91,7 @@ func blockSizes(r *results.Results) map[string]int {
 // countedOptions are the comparison's options for a run counted as ct
 // (nil: timed, o as it is): the counted unit that gates, and the counted
 // effect floor unless the threshold setting gives one.
-func countedOptions(c *config.Config, o compare.Options, ct *ab.Counting) compare.Options {
+func countedOptions(c *config.Config, o compare.Options, ct *count.Settings) compare.Options {
 	if ct == nil {
 		return o
 	}

@@ -2,13 +2,13 @@ package ab
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
@@ -36,33 +36,6 @@ type Outcome struct {
 	InstanceNoise float64
 	// Elapsed is the time of the whole run, workers' start-up included.
 	Elapsed time.Duration
-}
-
-// ErrSetup marks a failure to set the benchmarks up (no Go toolchain, a
-// tree that is not a wirebench module, a build that fails), for the
-// comparison or for measuring one tree alone. Whether the caller may fall
-// back to the stored baseline depends on whose it is (see Side): a base
-// that cannot be built or run is not the pull request's doing; a head
-// that cannot is, and must fail the check.
-var ErrSetup = errors.New("cannot build or start the benchmarks")
-
-// SideError is a failure of one build: the base's or the head's.
-type SideError struct {
-	Side string // "base" or "head"
-	Err  error
-}
-
-func (e *SideError) Error() string { return e.Err.Error() }
-func (e *SideError) Unwrap() error { return e.Err }
-
-// Side returns which build err comes from, "base" or "head", or "" when
-// it is neither's (the machine, a cancellation).
-func Side(err error) string {
-	var se *SideError
-	if errors.As(err, &se) {
-		return se.Side
-	}
-	return ""
 }
 
 // run is one comparison under way: its options, the benchmarks both
@@ -167,7 +140,7 @@ func (r *run) setUp(ctx context.Context) error {
 	if r.base.Suite != r.head.Suite {
 		return fmt.Errorf("the base build runs suite %q and the head build suite %q: compare builds of the same suite", r.base.Suite, r.head.Suite)
 	}
-	r.names, r.missing, r.added = intersect(r.base.Benchmarks, r.head.Benchmarks)
+	r.names, r.missing, r.added = build.Intersect(r.base.Benchmarks, r.head.Benchmarks)
 	if len(r.names) == 0 {
 		return fmt.Errorf("the base build (%s) and the head build (%d) have no benchmark in common", human.Plural(len(r.base.Benchmarks), "benchmark", "benchmarks"), len(r.head.Benchmarks))
 	}
@@ -182,30 +155,6 @@ func (r *run) setUp(ctx context.Context) error {
 	}
 	r.baseSize, r.headSize, err = r.sizes(ctx)
 	return err
-}
-
-// intersect returns the names in both lists (in head's order), those only
-// in base, and those only in head.
-func intersect(base, head []string) (common, onlyBase, onlyHead []string) {
-	inBase := make(map[string]bool, len(base))
-	for _, n := range base {
-		inBase[n] = true
-	}
-	inHead := make(map[string]bool, len(head))
-	for _, n := range head {
-		inHead[n] = true
-		if inBase[n] {
-			common = append(common, n)
-		} else {
-			onlyHead = append(onlyHead, n)
-		}
-	}
-	for _, n := range base {
-		if !inHead[n] {
-			onlyBase = append(onlyBase, n)
-		}
-	}
-	return common, onlyBase, onlyHead
 }
 
 // warmup runs every benchmark in every worker (rotating which goes

@@ -12,8 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
 	"github.com/wirebench/wirebench/internal/shard"
@@ -102,7 +103,7 @@ func (e Embedded) Results(ctx context.Context, p Plan) (*results.Results, []stri
 	return res, nil, nil
 }
 
-// count counts the benchmarks sel selects (ab.CountSolo) in worker
+// count counts the benchmarks sel selects (count.One) in worker
 // processes of p.Self, this binary by default: `wirebench worker`
 // serving exactly those benchmarks, each named by an anchored
 // alternative of its --filter.
@@ -143,7 +144,7 @@ func (Embedded) count(ctx context.Context, p Plan, sel bench.Selection) (*result
 	if err != nil {
 		return nil, err
 	}
-	prog := ab.Program{{Command: worker.Command{Path: path, Args: []string{"worker", "--filter", "^(" + strings.Join(quoted, "|") + ")$"},
+	prog := build.Program{{Command: worker.Command{Path: path, Args: []string{"worker", "--filter", "^(" + strings.Join(quoted, "|") + ")$"},
 		// Measured in the worker as in-process runs are; set here, it
 		// also keeps the worker from re-executing itself to set it, which
 		// under valgrind would run the new process uncounted.
@@ -153,7 +154,7 @@ func (Embedded) count(ctx context.Context, p Plan, sel bench.Selection) (*result
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	res, err := ab.CountSolo(ctx, prog, ab.CountOptions{Counting: *p.Count, Dir: dir, Stderr: p.workers(), Progress: p.Progress, Sandbox: sb})
+	res, err := count.One(ctx, count.Build{Program: prog}, count.Options{Settings: *p.Count, Dir: dir, Stderr: p.workers(), Progress: p.Progress, Sandbox: sb})
 	if err != nil {
 		return nil, fmt.Errorf("count: %w", err)
 	}
@@ -176,14 +177,14 @@ func shardCosts(p Plan) shard.Costs {
 
 // Target builds the suite's command, ./cmd/wirebench, and starts it as
 // `wirebench worker` serving the benchmarks p.Filter selects.
-func (Embedded) Target(p Plan) ab.Target {
+func (Embedded) Target(p Plan) build.Target {
 	return embeddedTarget{filter: p.Filter, sandbox: p.Sandbox, progress: p.progress()}
 }
 
 // embeddedPackages are the packages the A/B mode builds in a wirebench
-// tree, the first that the tree has: the command is ./cmd/wirebench, and
-// was ./cmd/action in trees from before it was named after its binary (a
-// pull request's base may be one).
+// tree, the first that the tree has: the command is ./cmd/wirebench; trees
+// from before it was named after its binary have only ./cmd/action (a
+// pull request's base may be one), which served the same commands.
 var embeddedPackages = []string{"./cmd/wirebench", "./cmd/action"}
 
 // embeddedPackage is the first of embeddedPackages that tree has, or "".
@@ -203,19 +204,19 @@ type embeddedTarget struct {
 }
 
 func (embeddedTarget) CheckTree(tree string) error {
-	if err := ab.CheckModule(tree); err != nil {
+	if err := build.CheckModule(tree); err != nil {
 		return err
 	}
 	if embeddedPackage(tree) == "" {
-		return fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", ab.ErrSetup, tree, embeddedPackages[0])
+		return fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", build.ErrSetup, tree, embeddedPackages[0])
 	}
 	return nil
 }
 
-func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (ab.Program, error) {
+func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (build.Program, error) {
 	pkg := embeddedPackage(tree)
 	if pkg == "" {
-		return nil, fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", ab.ErrSetup, tree, embeddedPackages[0])
+		return nil, fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", build.ErrSetup, tree, embeddedPackages[0])
 	}
 	tree, err := readableTree(t.sandbox, tree, t.progress)
 	if err != nil {
@@ -223,17 +224,17 @@ func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (ab.Program
 	}
 	bin := filepath.Join(dir, "wirebench")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
+		return nil, fmt.Errorf("%w: %v", build.ErrSetup, err)
 	}
 	if err := t.sandbox.Own(dir); err != nil {
-		return nil, fmt.Errorf("%w: %v", ab.ErrSetup, err)
+		return nil, fmt.Errorf("%w: %v", build.ErrSetup, err)
 	}
-	if err := ab.GoBuild(ctx, tree, pkg, bin, t.sandbox); err != nil {
+	if err := build.GoBuild(ctx, tree, pkg, bin, t.sandbox); err != nil {
 		return nil, err
 	}
 	args := []string{"worker"}
 	if t.filter != "" {
 		args = append(args, "--filter", t.filter)
 	}
-	return ab.Program{{Command: worker.Command{Path: bin, Args: args}}}, nil
+	return build.Program{{Command: worker.Command{Path: bin, Args: args}}}, nil
 }

@@ -9,8 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/gotest"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
@@ -81,14 +82,14 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 	}
 	var r *results.Results
 	if p.Count != nil {
-		r, err = ab.CountSolo(ctx, prog, ab.CountOptions{Counting: *p.Count, Dir: filepath.Join(dir, "count"), BaseEnv: g.Env,
+		r, err = count.One(ctx, count.Build{Program: prog, Env: g.Env}, count.Options{Settings: *p.Count, Dir: filepath.Join(dir, "count"),
 			Stderr: p.workers(), Progress: p.Progress, Sandbox: p.Sandbox})
 	} else {
-		r, err = ab.Solo(ctx, prog, ab.SoloOptions{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Env: g.Env,
+		r, err = timeOne(ctx, prog, oneOptions{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Env: g.Env,
 			Stderr: p.workers(), Progress: p.Progress, Verbose: p.Verbose, Sandbox: p.Sandbox})
 	}
 	switch {
-	case errors.Is(err, ab.ErrNoneSelected):
+	case errors.Is(err, errNoneSelected):
 		return nil, nil, fmt.Errorf("--bench %q matches benchmark functions of %s, but none of their sub-benchmarks", g.Bench, strings.Join(g.packages(), " "))
 	case err != nil && ctx.Err() == nil:
 		return nil, nil, &CodeError{fmt.Errorf("the benchmarks failed: %w", err)}
@@ -106,7 +107,7 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 // Target builds a tree's test binaries with the worker and starts one
 // worker per package, GOMAXPROCS=1, in the package's directory (where its
 // testdata is).
-func (g GoTest) Target(p Plan) ab.Target {
+func (g GoTest) Target(p Plan) build.Target {
 	return goTestTarget{g, p.Sandbox, p.progress(), p.Count != nil}
 }
 
@@ -119,9 +120,9 @@ type goTestTarget struct {
 	counted bool
 }
 
-func (t goTestTarget) CheckTree(tree string) error { return ab.CheckModule(tree) }
+func (t goTestTarget) CheckTree(tree string) error { return build.CheckModule(tree) }
 
-func (t goTestTarget) Build(ctx context.Context, tree, dir string) (ab.Program, error) {
+func (t goTestTarget) Build(ctx context.Context, tree, dir string) (build.Program, error) {
 	tree, err := readableTree(t.sandbox, tree, t.progress)
 	if err != nil {
 		return nil, err
@@ -129,7 +130,7 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (ab.Program, 
 	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env), Sandbox: t.sandbox, TimerHooks: t.counted}
 	pkgs, err := gotest.Discover(ctx, gt, t.g.packages())
 	if err != nil {
-		return nil, codeError(fmt.Errorf("%w: %w", ab.ErrSetup, err))
+		return nil, codeError(fmt.Errorf("%w: %w", build.ErrSetup, err))
 	}
 	// Before any build: a pattern that can run nothing is named.
 	if pkgs, err = gotest.Select(pkgs, t.g.Bench, strings.Join(t.g.packages(), " ")); err != nil {
@@ -137,11 +138,11 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (ab.Program, 
 	}
 	bins, err := gotest.Build(ctx, gt, pkgs, dir)
 	if err != nil {
-		return nil, codeError(fmt.Errorf("%w: %w", ab.ErrSetup, err))
+		return nil, codeError(fmt.Errorf("%w: %w", build.ErrSetup, err))
 	}
-	var prog ab.Program
+	var prog build.Program
 	for _, b := range bins {
-		prog = append(prog, ab.Part{
+		prog = append(prog, build.Part{
 			Command: worker.Command{
 				Path: b.Path,
 				Args: []string{"-test.run=^" + gotest.WorkerTest + "$", "-test.bench=^$", "-test.timeout=0"},

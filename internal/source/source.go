@@ -6,7 +6,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/wirebench/wirebench/internal/ab"
+	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/gotest"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
@@ -29,7 +30,7 @@ type Source interface {
 // tree: Target builds a tree's benchmarks as p selects them.
 type Buildable interface {
 	Source
-	Target(p Plan) ab.Target
+	Target(p Plan) build.Target
 }
 
 // Plan is how to measure.
@@ -55,9 +56,9 @@ type Plan struct {
 	// request as its unprivileged user; nil runs them as is.
 	Sandbox *sandbox.Sandbox
 	// Count, when set, counts the work of the benchmarks under callgrind
-	// instead of timing them (ab.CountSolo); Budget and Samples are then
+	// instead of timing them (count.One); Budget and Samples are then
 	// unused.
-	Count *ab.Counting
+	Count *count.Settings
 	// Self is the wirebench executable whose `worker` command serves the
 	// embedded suite when it is counted; "" is this process's own.
 	Self string

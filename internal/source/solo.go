@@ -1,4 +1,4 @@
-package ab
+package source
 
 import (
 	"context"
@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
 )
 
-// SoloOptions say how to measure one build's workers.
-type SoloOptions struct {
+// oneOptions say how timeOne measures one build's workers.
+type oneOptions struct {
 	// Samples is the number of rounds; Budget the time they should take,
 	// warm-up included.
 	Samples int
@@ -38,17 +39,17 @@ type SoloOptions struct {
 	Verbose  bool
 }
 
-// ErrNoneSelected is returned by Solo when the workers list no benchmark
-// for the selection.
-var ErrNoneSelected = errors.New("no benchmark matches the selection")
+// errNoneSelected is returned by timeOne when the workers list no
+// benchmark for the selection.
+var errNoneSelected = errors.New("no benchmark matches the selection")
 
-// Solo measures the benchmarks of one program the way bench.Runner
+// timeOne times the benchmarks of one program the way bench.Runner
 // measures the embedded suite in its own process, for a stored-baseline
 // comparison when there is no base to run beside it: each benchmark warms
 // up, then Samples rounds visit every benchmark once in a freshly
 // shuffled order, one block per visit, the blocks sized so the rounds fit
 // the budget. The result is one sample of every metric per round.
-func Solo(ctx context.Context, p Program, o SoloOptions) (*results.Results, error) {
+func timeOne(ctx context.Context, p build.Program, o oneOptions) (*results.Results, error) {
 	if o.Samples < 2 {
 		o.Samples = 2
 	}
@@ -59,15 +60,15 @@ func Solo(ctx context.Context, p Program, o SoloOptions) (*results.Results, erro
 		o.Seed = uint64(time.Now().UnixNano())
 	}
 	start := time.Now()
-	w, err := startProgram(ctx, "", "run", p, o.Env, StartOptions{Stderr: o.Stderr, Sandbox: o.Sandbox}, &listCache{names: map[string][]string{}})
+	w, err := build.Start(ctx, "", "run", p, o.Env, build.StartOptions{Stderr: o.Stderr, Sandbox: o.Sandbox}, build.NewLists())
 	if err != nil {
 		return nil, err
 	}
-	defer w.close()
+	defer w.Close()
 	h := w.Handshake()
 	names := h.Benchmarks
 	if len(names) == 0 {
-		return nil, ErrNoneSelected
+		return nil, errNoneSelected
 	}
 	progress := o.Progress
 	if progress == nil {

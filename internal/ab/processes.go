@@ -1,0 +1,176 @@
+package ab
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/sandbox"
+	"github.com/wirebench/wirebench/internal/worker"
+)
+
+// StartOptions say how to start the generations of worker processes.
+type StartOptions struct {
+	// Dir is where each generation's copies of the binaries go; "" runs
+	// the binaries in place (tests).
+	Dir string
+	// BaseEnv and HeadEnv are the workers' environments, secrets always
+	// dropped (see sandbox.Environ); nil means the current one.
+	BaseEnv, HeadEnv []string
+	// AA starts second base workers for the A/A check.
+	AA bool
+	// Stderr receives the workers' diagnostics, prefixed; nil discards
+	// them (their last lines still go into errors).
+	Stderr io.Writer
+	// Sandbox runs the workers (code built from a pull request) as its
+	// unprivileged user; nil runs them as is, the environment cleaned.
+	Sandbox *sandbox.Sandbox
+	// CPUs, when set, is where every worker runs, all of them on the
+	// same CPUs (worker.OneCPU gives one): the blocks of a visit then
+	// meet the same neighbours. nil leaves the workers to the scheduler.
+	CPUs []int
+}
+
+// Processes returns a Spawner that starts the worker processes of the two
+// programs, the base's and the head's (the names a spawner is given are
+// ignored: every generation serves the whole selection). With o.Dir,
+// every generation runs fresh copies of the binaries, one per worker
+// process (the second base worker's too), removed when the generation
+// closes: see Spawner for why.
+func Processes(base, head build.Program, o StartOptions) Spawner {
+	gen := 0
+	lists := build.NewLists()
+	return func(ctx context.Context, _ []string, aa bool) (*Generation, error) {
+		suffix := ""
+		if gen > 0 {
+			suffix = fmt.Sprintf(" #%d", gen+1)
+		}
+		gen++
+		progs := []build.Program{base, head, base}
+		labels := []string{"base", "head", "base2"}
+		if !(aa && o.AA) {
+			progs, labels = progs[:2], labels[:2]
+		}
+		var dir string
+		if o.Dir != "" {
+			dir = filepath.Join(o.Dir, fmt.Sprintf("gen%d", gen))
+			for i := range progs {
+				fresh, err := copyProgram(progs[i], filepath.Join(dir, labels[i]))
+				if err != nil {
+					os.RemoveAll(dir)
+					return nil, fmt.Errorf("%w: copy the %s binaries: %v", build.ErrSetup, labels[i], err)
+				}
+				progs[i] = fresh
+			}
+		}
+		g, err := start(ctx, progs, o, suffix, lists)
+		if err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+		if dir != "" {
+			closeWorkers := g.Close
+			g.Close = func() error {
+				err := closeWorkers()
+				os.RemoveAll(dir)
+				return err
+			}
+		}
+		return g, nil
+	}
+}
+
+// copyProgram copies every part's executable into dir.
+func copyProgram(p build.Program, dir string) (build.Program, error) {
+	out := make(build.Program, len(p))
+	for i, part := range p {
+		dst := filepath.Join(dir, fmt.Sprintf("%d-%s", i, filepath.Base(part.Command.Path)))
+		if err := copyFile(part.Command.Path, dst); err != nil {
+			return nil, err
+		}
+		part.Command.Path = dst
+		out[i] = part
+	}
+	return out, nil
+}
+
+// copyFile copies an executable to dst, creating dst's directory.
+func copyFile(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// start starts the workers of one generation at the same time (each
+// prepares its benchmarks, a second or two for the whole suite) and waits
+// for their handshakes: progs are the base's, the head's and, for the A/A
+// check, the base's again. An incompatible build gives an error wrapping
+// worker.ErrIncompatible; on any error no worker is left running.
+func start(ctx context.Context, progs []build.Program, o StartOptions, suffix string, lists *build.Lists) (*Generation, error) {
+	labels := []string{"base" + suffix, "head" + suffix, "base (A/A)" + suffix}
+	sides := []string{"base", "head", "base"}
+	envs := [][]string{o.BaseEnv, o.HeadEnv, o.BaseEnv}
+	so := build.StartOptions{Stderr: o.Stderr, Sandbox: o.Sandbox, CPUs: o.CPUs}
+	ws := make([]*build.Worker, len(progs))
+	errs := make([]error, len(progs))
+	var wg sync.WaitGroup
+	for i, p := range progs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws[i], errs[i] = build.Start(ctx, sides[i], labels[i], p, envs[i], so, lists)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		for _, w := range ws {
+			if w != nil {
+				w.Kill()
+			}
+		}
+		// The head's failure is the pull request's: report it alone, as
+		// also an incompatible build, which explains the rest.
+		for _, e := range errs {
+			if build.Side(e) == "head" {
+				return nil, e
+			}
+		}
+		for _, e := range errs {
+			if errors.Is(e, worker.ErrIncompatible) {
+				return nil, e
+			}
+		}
+		return nil, err
+	}
+	g := &Generation{Base: ws[0], Head: ws[1]}
+	if len(ws) > 2 {
+		g.Base2 = ws[2]
+	}
+	g.Close = func() error {
+		var errs []error
+		for _, w := range ws {
+			errs = append(errs, w.Close())
+		}
+		return errors.Join(errs...)
+	}
+	return g, nil
+}

@@ -1,0 +1,70 @@
+package build
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestCheckModule(t *testing.T) {
+	dir := t.TempDir()
+	if err := CheckModule(dir); !errors.Is(err, ErrSetup) || !strings.Contains(err.Error(), "no go.mod") {
+		t.Errorf("empty dir: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644)
+	if err := CheckModule(dir); err != nil {
+		t.Errorf("a module: %v", err)
+	}
+	if err := CheckModule(filepath.Join(dir, "nope")); !errors.Is(err, ErrSetup) {
+		t.Errorf("a missing dir: %v", err)
+	}
+	if err := CheckModule(""); !errors.Is(err, ErrSetup) {
+		t.Errorf("no dir: %v", err)
+	}
+}
+
+// TestGoBuildFails: a tree without the package is the setup's failure,
+// with the compiler's words.
+func TestGoBuildFails(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	err := GoBuild(context.Background(), t.TempDir(), "./cmd/wirebench", filepath.Join(t.TempDir(), "x"), nil)
+	if !errors.Is(err, ErrSetup) || !strings.Contains(err.Error(), "go build ./cmd/wirebench") {
+		t.Errorf("building an empty dir: %v", err)
+	}
+}
+
+// TestSide: a build's failure says whose it is, through wrapping.
+func TestSide(t *testing.T) {
+	head := &SideError{Side: "head", Err: errors.New("broke")}
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{nil, ""},
+		{errors.New("the machine"), ""},
+		{head, "head"},
+		{errors.Join(errors.New("x"), &SideError{Side: "base", Err: ErrSetup}), "base"},
+	}
+	for _, tt := range tests {
+		if got := Side(tt.err); got != tt.want {
+			t.Errorf("Side(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+	if !errors.Is(&SideError{Side: "base", Err: ErrSetup}, ErrSetup) {
+		t.Error("a SideError does not unwrap to its error")
+	}
+}
+
+func TestIntersect(t *testing.T) {
+	common, onlyBase, onlyHead := Intersect([]string{"a", "b", "c"}, []string{"d", "c", "a"})
+	if !slices.Equal(common, []string{"c", "a"}) || !slices.Equal(onlyBase, []string{"b"}) || !slices.Equal(onlyHead, []string{"d"}) {
+		t.Errorf("Intersect = %q, %q, %q; want [c a], [b], [d]", common, onlyBase, onlyHead)
+	}
+}

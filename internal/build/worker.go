@@ -1,0 +1,292 @@
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/callgrind"
+	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/sandbox"
+	"github.com/wirebench/wirebench/internal/worker"
+)
+
+// StartOptions say how to start a program's worker processes.
+type StartOptions struct {
+	// Stderr receives the workers' diagnostics, prefixed; nil discards
+	// them (their last lines still go into errors).
+	Stderr io.Writer
+	// Sandbox runs the workers (code built from a pull request) as its
+	// unprivileged user; nil runs them as is, the environment cleaned.
+	Sandbox *sandbox.Sandbox
+	// CPUs, when set, is where every worker runs (worker.OneCPU gives
+	// one); nil leaves the workers to the scheduler.
+	CPUs []int
+	// Counter, when set, runs every worker process counted.
+	Counter Counter
+}
+
+// Counter runs worker processes counted (internal/count: under
+// callgrind).
+type Counter interface {
+	// Wrap returns the command that runs cmd counted, and the file its
+	// callgrind dumps go to. label names the process.
+	Wrap(cmd worker.Command, label string) (worker.Command, string)
+}
+
+// Start starts every part of p, the build side ("base", "head" or "" for
+// no comparison), and joins them into one worker; its errors are the
+// side's. lists keeps what test binaries listed, so that later starts of
+// the same program need not list again.
+func Start(ctx context.Context, side, label string, p Program, env []string, o StartOptions, lists *Lists) (*Worker, error) {
+	if env == nil {
+		env = os.Environ()
+	}
+	m := &Worker{side: side, byKey: map[string]int{}}
+	for _, part := range p {
+		cmd := part.Command
+		cmd.Env = append(slices.Clone(env), cmd.Env...)
+		partLabel := label
+		if part.Package != "" {
+			partLabel += " " + part.Package
+		}
+		var dumps *callgrind.Dumps
+		if o.Counter != nil {
+			var out string
+			cmd, out = o.Counter.Wrap(cmd, partLabel)
+			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+				m.Kill()
+				return nil, fmt.Errorf("%w: %v", ErrSetup, err)
+			}
+			if err := o.Sandbox.Own(filepath.Dir(out)); err != nil {
+				m.Kill()
+				return nil, fmt.Errorf("%w: %v", ErrSetup, err)
+			}
+			dumps = &callgrind.Dumps{OutFile: out}
+		}
+		cmd.Path, cmd.Args, cmd.Env = o.Sandbox.Wrap(cmd.Path, cmd.Args, cmd.Env)
+		cmd.CPUs = o.CPUs
+		c, err := worker.Start(ctx, partLabel, cmd, o.Stderr)
+		if err != nil {
+			m.Kill()
+			return nil, m.Fail(err)
+		}
+		names := c.Handshake().Benchmarks
+		if part.List != "" {
+			if names, err = lists.list(ctx, c, side, part); err != nil {
+				c.Kill()
+				m.Kill()
+				return nil, m.Fail(fmt.Errorf("%s: list the benchmarks: %w", partLabel, err))
+			}
+		}
+		m.add(c, part.Package, names)
+		m.dumps = append(m.dumps, dumps)
+	}
+	return m, nil
+}
+
+// Lists keeps what the first start of a program's workers listed, by
+// build side, package and pattern: a test binary lists its benchmarks by
+// running each once. The side is part of the key because the base's and
+// the head's package of one import path are different code: a benchmark
+// the pull request adds or removes is listed by one of them only.
+type Lists struct {
+	mu    sync.Mutex
+	names map[string][]string
+}
+
+// NewLists returns an empty Lists.
+func NewLists() *Lists { return &Lists{names: map[string][]string{}} }
+
+func (l *Lists) list(ctx context.Context, c *worker.Client, side string, part Part) ([]string, error) {
+	key := side + "\x00" + part.Package + "\x00" + part.List
+	l.mu.Lock()
+	names, ok := l.names[key]
+	l.mu.Unlock()
+	if ok {
+		return names, nil
+	}
+	names, err := c.List(ctx, part.List)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.names[key] = names
+	l.mu.Unlock()
+	return names, nil
+}
+
+// Worker is one build's program running: several worker processes (a
+// test binary per package) that it names every benchmark of by its Key,
+// sending each request to the process that has it. With one part without
+// a package it is that process, names unchanged.
+type Worker struct {
+	// side is the build, "base" or "head": every error says so.
+	side  string
+	parts []*worker.Client
+	pkgs  []string
+	hello worker.Hello
+	// byKey is the part of every benchmark; names its name in that part.
+	byKey map[string]int
+	names map[string]string
+	// dumps are the parts' callgrind dumps when they run counted (nil
+	// entries otherwise).
+	dumps []*callgrind.Dumps
+}
+
+// add joins part c, whose benchmarks names belong to package pkg.
+func (m *Worker) add(c *worker.Client, pkg string, names []string) {
+	if m.names == nil {
+		m.names = map[string]string{}
+	}
+	if len(m.parts) == 0 {
+		m.hello = c.Handshake()
+		m.hello.Benchmarks = nil
+	}
+	i := len(m.parts)
+	m.parts = append(m.parts, c)
+	m.pkgs = append(m.pkgs, pkg)
+	for _, n := range names {
+		k := results.Key(pkg, n)
+		m.byKey[k], m.names[k] = i, n
+		m.hello.Benchmarks = append(m.hello.Benchmarks, k)
+	}
+}
+
+// Handshake is the first part's handshake, naming every part's
+// benchmarks by key.
+func (m *Worker) Handshake() worker.Hello { return m.hello }
+
+func (m *Worker) route(key string) (*worker.Client, string, error) {
+	i, ok := m.byKey[key]
+	if !ok {
+		return nil, "", m.Fail(fmt.Errorf("no worker serves %q", key))
+	}
+	return m.parts[i], m.names[key], nil
+}
+
+// Fail marks err as the build's (see Side).
+func (m *Worker) Fail(err error) error {
+	if err == nil || m.side == "" {
+		return err
+	}
+	return &SideError{Side: m.side, Err: err}
+}
+
+// Warmup runs the benchmark key for about d (worker.Client.Warmup).
+func (m *Worker) Warmup(ctx context.Context, key string, d time.Duration) (bench.Sample, error) {
+	c, name, err := m.route(key)
+	if err != nil {
+		return bench.Sample{}, err
+	}
+	s, err := c.Warmup(ctx, name, d)
+	return s, m.Fail(err)
+}
+
+// Run times one block of the benchmark key (worker.Client.Run).
+func (m *Worker) Run(ctx context.Context, key string, n, pre int) (bench.Sample, error) {
+	c, name, err := m.route(key)
+	if err != nil {
+		return bench.Sample{}, err
+	}
+	s, err := c.Run(ctx, name, n, pre)
+	return s, m.Fail(err)
+}
+
+// Countable checks that every part counts its blocks: runs under
+// callgrind and speaks a protocol with counted blocks. The error is the
+// build's.
+func (m *Worker) Countable() error {
+	for i, c := range m.parts {
+		if m.dumps[i] == nil || c.Version < worker.CountingVersion || !c.Handshake().Counting {
+			return m.Fail(fmt.Errorf("%w: the %s worker cannot count its blocks (protocol version %d, under callgrind: %t; counting needs version %d and valgrind)",
+				worker.ErrIncompatible, c.Label, c.Version, c.Handshake().Counting, worker.CountingVersion))
+		}
+	}
+	return nil
+}
+
+// CountHeap is the worker.Hello.CountHeap of m's workers: theirs when
+// they all say the same, "" otherwise.
+func (m *Worker) CountHeap() string {
+	heap := ""
+	for i, c := range m.parts {
+		h := c.Handshake().CountHeap
+		if i > 0 && h != heap {
+			return ""
+		}
+		heap = h
+	}
+	return heap
+}
+
+// Count runs one counted block of the benchmark key (worker.Client.Count)
+// and reads its counts from the dumps of the part that ran it: the sum of
+// those the worker says hold it.
+func (m *Worker) Count(ctx context.Context, key string, n, pre int, timeout time.Duration, keep bool) (bench.Sample, callgrind.Counts, error) {
+	i, ok := m.byKey[key]
+	if !ok {
+		return bench.Sample{}, callgrind.Counts{}, m.Fail(fmt.Errorf("no worker serves %q", key))
+	}
+	s, written, summed, err := m.parts[i].Count(ctx, m.names[key], n, pre, timeout, keep)
+	if err != nil {
+		return bench.Sample{}, callgrind.Counts{}, m.Fail(err)
+	}
+	var sum callgrind.Counts
+	for k := range written {
+		c, err := m.dumps[i].Next()
+		if err != nil {
+			return bench.Sample{}, callgrind.Counts{}, m.Fail(fmt.Errorf("%s worker: %s: read its counts: %w", m.parts[i].Label, key, err))
+		}
+		if k >= written-summed {
+			sum = sum.Add(c)
+		}
+	}
+	if sum.Ir == 0 {
+		return bench.Sample{}, callgrind.Counts{}, m.Fail(fmt.Errorf("%w: %s worker: %s: the block counted no instruction", worker.ErrProtocol, m.parts[i].Label, key))
+	}
+	return s, sum, nil
+}
+
+// Size is the encoded size of the benchmark key's message, 0 for none.
+func (m *Worker) Size(ctx context.Context, key string) (int, error) {
+	c, name, err := m.route(key)
+	if err != nil {
+		return 0, err
+	}
+	n, err := c.Size(ctx, name)
+	return n, m.Fail(err)
+}
+
+// GC collects in every process: the orchestrator's collections treat the
+// builds alike.
+func (m *Worker) GC(ctx context.Context) error {
+	var errs []error
+	for _, c := range m.parts {
+		errs = append(errs, c.GC(ctx))
+	}
+	return m.Fail(errors.Join(errs...))
+}
+
+// Close ends every process and waits for it.
+func (m *Worker) Close() error {
+	var errs []error
+	for _, c := range m.parts {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// Kill ends every process at once.
+func (m *Worker) Kill() {
+	for _, c := range m.parts {
+		c.Kill()
+	}
+}

@@ -1,0 +1,148 @@
+package count
+
+import (
+	"io"
+	"math"
+	"runtime"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/callgrind"
+	"github.com/wirebench/wirebench/internal/sandbox"
+)
+
+// Defaults of Settings.
+const (
+	// DefaultProcesses is the worker processes a build is counted in: a
+	// count moves between processes (map order and hash seeds are drawn
+	// per process), so processes are the replicates.
+	DefaultProcesses = 5
+	// DefaultBlocks is the counted blocks of a benchmark in each
+	// process, reduced to their median (one block for benchmarks whose
+	// single operation fills a block).
+	DefaultBlocks = 3
+	// DefaultBlock is the native time a counted block aims at when its
+	// iterations are chosen: about 2 ms, a few million instructions.
+	DefaultBlock = 2 * time.Millisecond
+	// DefaultBlockBytes bounds what a counted block may allocate with the
+	// collector off.
+	DefaultBlockBytes = 32 << 20
+	// DefaultCostlyProcesses is the processes a costly benchmark (one
+	// whose single operation takes DefaultCostly natively or longer) is
+	// counted in, when Processes is more: the suite's floats-1m
+	// benchmarks, a few hundred million to three billion instructions an
+	// operation, were 77% of what a process counted, and their counts
+	// spread 0.01-0.18% between processes (but for msgpack's, bimodal),
+	// so three processes resolve them to about 2%, and a regression is
+	// counted again in further processes before it fails (confirm).
+	DefaultCostlyProcesses = 3
+	// DefaultCostly is the native time of one operation from which a
+	// benchmark is costly.
+	DefaultCostly = 10 * time.Millisecond
+	// countSlowdown is how many times longer than natively a counted
+	// block may take before its request times out: callgrind ran
+	// CPU-bound Go code about 57 times slower here, 120 times with the
+	// cache simulation.
+	countSlowdown = 400
+	// calibrationWarmup is each benchmark's native warm-up, whose last
+	// batch sizes its counted blocks.
+	calibrationWarmup = 20 * time.Millisecond
+)
+
+// Settings say how a count counts (see One and Pair). The zero value of
+// a field means its default.
+type Settings struct {
+	// Valgrind is the Valgrind that counts; Callgrind its options.
+	Valgrind  callgrind.Valgrind
+	Callgrind callgrind.Options
+	// Processes is the worker processes each build is counted in.
+	Processes int
+	// Blocks is the counted blocks of a benchmark in each process.
+	Blocks int
+	// Jobs is how many counted processes run at once: counts do not
+	// depend on what runs beside them, so by default as many as the CPUs
+	// this process may use.
+	Jobs int
+	// CostlyProcesses is the processes a costly benchmark is counted in
+	// (at most Processes), Costly the native time of one operation from
+	// which a benchmark is costly.
+	CostlyProcesses int
+	Costly          time.Duration
+	// Block is the native time a block aims at; MaxBlockBytes bounds what
+	// it allocates.
+	Block         time.Duration
+	MaxBlockBytes int64
+	// Iterations are block sizes to keep, by benchmark key: a stored
+	// reference's, so that counts are compared at the same block size (a
+	// count per operation depends on it: allocation slow paths, fixed
+	// costs). Benchmarks it does not name are sized from a native
+	// warm-up.
+	Iterations map[string]int
+	// Only, when not empty, are the benchmarks to count, by key (a
+	// confirmation re-counts the flagged ones); the others are left out.
+	Only []string
+	// Seed fixes the order of the benchmarks in each process; 0 picks
+	// one.
+	Seed uint64
+}
+
+func (c *Settings) defaults() {
+	if c.Processes <= 0 {
+		c.Processes = DefaultProcesses
+	}
+	if c.Blocks <= 0 {
+		c.Blocks = DefaultBlocks
+	}
+	if c.Jobs <= 0 {
+		c.Jobs = runtime.NumCPU()
+	}
+	if c.Block <= 0 {
+		c.Block = DefaultBlock
+	}
+	if c.CostlyProcesses <= 0 {
+		c.CostlyProcesses = DefaultCostlyProcesses
+	}
+	if c.Costly <= 0 {
+		c.Costly = DefaultCostly
+	}
+	if c.MaxBlockBytes <= 0 {
+		c.MaxBlockBytes = DefaultBlockBytes
+	}
+	if c.Seed == 0 {
+		c.Seed = uint64(time.Now().UnixNano())
+	}
+}
+
+// blockSize is the iterations of a counted block of a benchmark that
+// costs ns and allocates bytes per operation natively: the largest power
+// of two that fits the block's time and memory, at least 1. A power of
+// two, so that the same benchmark measured on another day, a little
+// faster or slower, mostly gets the same size.
+func (c Settings) blockSize(ns, bytes float64) int {
+	n := max(1.0, float64(c.Block)/max(ns, 1))
+	if bytes > 0 {
+		n = min(n, max(1, float64(c.MaxBlockBytes)/bytes))
+	}
+	return 1 << int(math.Floor(math.Log2(n)))
+}
+
+// Options say how a count counts and where its processes run.
+type Options struct {
+	Settings
+	// Dir is where the dumps go (made if needed; the sandbox's user must
+	// be able to write it).
+	Dir string
+	// Stderr receives the workers' diagnostics.
+	Stderr io.Writer
+	// Sandbox runs the workers as its unprivileged user; nil as is.
+	Sandbox *sandbox.Sandbox
+	// Progress receives progress lines; nil is silent.
+	Progress io.Writer
+}
+
+// Build is one build to count: its program, and its workers'
+// environment (secrets are dropped; nil: the process's).
+type Build struct {
+	Program build.Program
+	Env     []string
+}

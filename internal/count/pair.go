@@ -1,0 +1,122 @@
+package count
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// Pair is two builds, a base and a head, counted with one plan: the
+// benchmarks both have, each in blocks of the size the base's native
+// warm-up gave (or Settings.Iterations'), in the same number of fresh
+// processes of each build, process k of both with the same seed. Counts
+// do not depend on what runs beside them, so unlike a timed comparison
+// there is no pairing in time: the processes are the replicates.
+type Pair struct {
+	r                     *run
+	base, head            Build
+	calB, calH            *calibration
+	planB, planH          *plan
+	names, missing, added []string
+	again                 int // the processes of each build counted so far beyond the first Processes
+}
+
+// NewPair calibrates both builds natively (base first) and plans their
+// count. The builds must run the same suite and have a benchmark in
+// common.
+func NewPair(ctx context.Context, base, head Build, o Options) (*Pair, error) {
+	r, err := newRun(o)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pair{r: r, base: base, head: head}
+	if p.calB, err = r.calibrate(ctx, "base", base); err != nil {
+		return nil, err
+	}
+	if p.calH, err = r.calibrate(ctx, "head", head); err != nil {
+		return nil, err
+	}
+	if p.calB.hello.Suite != p.calH.hello.Suite {
+		return nil, fmt.Errorf("the base build runs suite %q and the head build suite %q: compare builds of the same suite", p.calB.hello.Suite, p.calH.hello.Suite)
+	}
+	p.names, p.missing, p.added = build.Intersect(p.calB.names, p.calH.names)
+	if len(p.names) == 0 {
+		return nil, fmt.Errorf("the base build (%d benchmarks) and the head build (%d) have no benchmark in common", len(p.calB.names), len(p.calH.names))
+	}
+	p.planB = r.planFor(p.names, p.calB)
+	p.planH = r.planFor(p.names, p.calH)
+	p.planH.iterations = p.planB.iterations // both builds count blocks of one size
+	return p, nil
+}
+
+// Benchmarks are the benchmarks the pair counts (both builds have them),
+// those only the base has, and those only the head has.
+func (p *Pair) Benchmarks() (common, onlyBase, onlyHead []string) {
+	return p.names, p.missing, p.added
+}
+
+// Processes is how many processes of each build Count counts in.
+func (p *Pair) Processes() int { return p.r.o.Processes }
+
+// Elapsed is the time since the pair was made, calibration included.
+func (p *Pair) Elapsed() time.Duration { return time.Since(p.r.start) }
+
+// Count counts every benchmark of the pair in Processes fresh processes
+// of each build, Jobs at a time, base and head alternating, and returns
+// each build's results: one sample of every unit per process.
+func (p *Pair) Count(ctx context.Context) (base, head *results.Results, err error) {
+	r := p.r
+	r.progressf("counting %s (%d only in the base, %d only in the head) in %d processes of each build %s",
+		benchmarks(len(p.names)), len(p.missing), len(p.added), r.o.Processes, r.under())
+	var jobs []*job
+	for k := range r.o.Processes {
+		seed := r.o.Seed + uint64(k)
+		jobs = append(jobs,
+			&job{side: "base", label: fmt.Sprintf("base process %d", k+1), build: p.base, plan: p.planB.forProcess(k), seed: seed},
+			&job{side: "head", label: fmt.Sprintf("head process %d", k+1), build: p.head, plan: p.planB.forProcess(k).withBuild(p.planH), seed: seed})
+	}
+	return p.count(ctx, jobs, p.planB, p.planH)
+}
+
+// Again counts the benchmarks names again, in Processes further fresh
+// processes of each build with the pair's block sizes and seeds of their
+// own, and returns those processes' results (results.AddProcesses joins
+// them to Count's). A count can be bimodal by process (a code path
+// chosen once per process: msgpack's float encoding, measured here, is
+// ~5% apart between its modes), and two sets of five processes that
+// landed in different modes would look like a certain change, either
+// way: more processes show both modes.
+func (p *Pair) Again(ctx context.Context, names []string) (base, head *results.Results, err error) {
+	r := p.r
+	r.progressf("%s counted as changed: counting %s again in %d fresh processes of each build",
+		benchmarks(len(names)), map[bool]string{true: "it", false: "them"}[len(names) == 1], r.o.Processes)
+	pb, ph := p.planB.only(names), p.planH.only(names)
+	var jobs []*job
+	for k := range r.o.Processes {
+		p.again++
+		seed := r.o.Seed + uint64(r.o.Processes+p.again-1)
+		jobs = append(jobs,
+			&job{side: "base", label: fmt.Sprintf("base confirmation process %d", k+1), build: p.base, plan: pb, seed: seed},
+			&job{side: "head", label: fmt.Sprintf("head confirmation process %d", k+1), build: p.head, plan: ph, seed: seed})
+	}
+	return p.count(ctx, jobs, pb, ph)
+}
+
+// count runs jobs, base and head, and returns each build's results.
+func (p *Pair) count(ctx context.Context, jobs []*job, planB, planH *plan) (base, head *results.Results, err error) {
+	if err := p.r.runJobs(ctx, jobs); err != nil {
+		return nil, nil, err
+	}
+	var procsB, procsH []processCounts
+	for _, j := range jobs {
+		if j.side == "base" {
+			procsB = append(procsB, j.out)
+		} else {
+			procsH = append(procsH, j.out)
+		}
+	}
+	return p.r.results("base", p.calB.hello, planB, p.calB.sizes, procsB), p.r.results("head", p.calH.hello, planH, p.calH.sizes, procsH), nil
+}

@@ -1,0 +1,134 @@
+package count
+
+import (
+	"cmp"
+	"slices"
+)
+
+// plan is what every counted process of a run does: the benchmarks and
+// their block sizes, and how a count per operation is made.
+type plan struct {
+	names      []string
+	iterations map[string]int
+	nsPerOp    map[string]float64
+	// processes is how many processes count each benchmark: Processes,
+	// or CostlyProcesses for a costly one.
+	processes map[string]int
+	// difference is set for workers whose blocks include a benchmark
+	// function's own setup (worker.Hello.BlockSetup); warmed for those
+	// whose blocks warm themselves up (worker.Hello.TimerHooks), which
+	// need no uncounted iterations before them.
+	difference, warmed bool
+}
+
+// planFor is the counting plan of the benchmarks names of a build
+// calibrated as cal: each benchmark's block size kept from
+// Settings.Iterations, or sized from cal.
+func (r *run) planFor(names []string, cal *calibration) *plan {
+	p := &plan{names: names, iterations: map[string]int{}, nsPerOp: map[string]float64{}, processes: map[string]int{},
+		difference: cal.hello.BlockSetup, warmed: cal.hello.TimerHooks}
+	for _, n := range names {
+		p.nsPerOp[n] = cal.nsPerOp[n]
+		p.processes[n] = r.o.Processes
+		if cal.nsPerOp[n] >= float64(r.o.Costly) {
+			p.processes[n] = min(r.o.Processes, r.o.CostlyProcesses)
+		}
+		if k, ok := r.o.Iterations[n]; ok && k > 0 {
+			p.iterations[n] = k
+			continue
+		}
+		p.iterations[n] = r.o.blockSize(cal.nsPerOp[n], cal.bytesOp[n])
+	}
+	return p
+}
+
+// costly reports whether one operation of the benchmark name takes
+// Costly natively or longer.
+func (r *run) costly(p *plan, name string) bool {
+	return p.nsPerOp[name] >= float64(r.o.Costly)
+}
+
+// cost is the native time of what a process with plan p counts, in
+// nanoseconds: per benchmark its blocks and the uncounted one before
+// them. Valgrind slows every benchmark by a similar factor, so it orders
+// and balances processes.
+func (p *plan) cost(blocks int) float64 {
+	var c float64
+	for _, n := range p.names {
+		c += p.benchCost(n, blocks)
+	}
+	return c
+}
+
+// benchCost is the native time, in nanoseconds, of what a process counts
+// of the benchmark name: its blocks (one when one operation fills a
+// block) and the uncounted block before them.
+func (p *plan) benchCost(name string, blocks int) float64 {
+	if p.iterations[name] <= 1 {
+		blocks = 1
+	}
+	return p.nsPerOp[name] * float64(p.iterations[name]) * float64(blocks+1)
+}
+
+// split is p's benchmarks in at most k plans of about equal cost, the
+// costliest benchmark first into the plan with the least so far; a plan
+// that would be empty is left out, and the names keep p's order.
+func (p *plan) split(k, blocks int) []*plan {
+	if k <= 1 || len(p.names) <= 1 {
+		return []*plan{p}
+	}
+	byCost := slices.Clone(p.names)
+	slices.SortStableFunc(byCost, func(a, b string) int { return cmp.Compare(p.benchCost(b, blocks), p.benchCost(a, blocks)) })
+	sums := make([]float64, k)
+	part := map[string]int{}
+	for _, n := range byCost {
+		i := slices.Index(sums, slices.Min(sums))
+		part[n] = i
+		sums[i] += p.benchCost(n, blocks)
+	}
+	var out []*plan
+	for i := range k {
+		var names []string
+		for _, n := range p.names {
+			if part[n] == i {
+				names = append(names, n)
+			}
+		}
+		if len(names) > 0 {
+			out = append(out, p.only(names))
+		}
+	}
+	return out
+}
+
+// forProcess is the plan of process k (from 0): the benchmarks counted in
+// more than k processes.
+func (p *plan) forProcess(k int) *plan {
+	var names []string
+	for _, n := range p.names {
+		if p.processes[n] > k {
+			names = append(names, n)
+		}
+	}
+	return p.only(names)
+}
+
+// withBuild is p for the build whose own plan is b: p's benchmarks and
+// block sizes, b's costs and way of counting.
+func (p *plan) withBuild(b *plan) *plan {
+	q := *b
+	q.names, q.iterations, q.processes = p.names, p.iterations, p.processes
+	return &q
+}
+
+// only is the plan for the benchmarks names of p alone.
+func (p *plan) only(names []string) *plan {
+	q := *p
+	q.names = nil
+	for _, n := range p.names {
+		if slices.Contains(names, n) {
+			q.names = append(q.names, n)
+		}
+	}
+	return &q
+}

@@ -1,0 +1,74 @@
+package count
+
+import (
+	"slices"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/worker"
+)
+
+// results turns the processes' counts of one build into results: per
+// benchmark one sample of every unit per process, its block size as the
+// sample's iterations, the encoded size of serialize benchmarks.
+func (r *run) results(side string, h worker.Hello, p *plan, sizes map[string]int, procs []processCounts) *results.Results {
+	res := results.New(h.Suite, h.Env)
+	// The hello is the calibration's, run natively; every counted
+	// process ran with GOMAXPROCS=1 (callgrind.Env).
+	res.Env.GOMAXPROCS = 1
+	method := results.CountBlock
+	switch {
+	case p.difference:
+		method = results.CountDifference
+	case p.warmed:
+		method = results.CountTimer
+	}
+	res.Settings = results.Settings{Seed: r.o.Seed, Source: "wirebench count", Elapsed: time.Since(r.start), Rounds: len(procs),
+		Counter: &results.Counter{Tool: "callgrind", Version: r.o.Valgrind.Version, CacheSim: r.o.Callgrind.CacheSim,
+			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks, Heap: r.heap(side)}}
+	for _, key := range p.names {
+		pkg, name := results.SplitKey(key)
+		codec, dataset, op := results.NameParts(name)
+		b := results.Benchmark{Pkg: pkg, Name: name, Codec: codec, Dataset: dataset, Op: op}
+		units := map[string]bool{}
+		for _, pc := range procs {
+			if _, ok := pc[key]; !ok {
+				continue // a process that did not count it (a costly benchmark's)
+			}
+			b.Iterations = append(b.Iterations, int64(p.iterations[key]))
+			for u := range pc[key] {
+				units[u] = true
+			}
+		}
+		for _, u := range orderedUnits(units) {
+			for _, pc := range procs {
+				if x, ok := pc[key][u]; ok {
+					b.Add(u, x)
+				}
+			}
+		}
+		if op == results.OpSerialize && sizes[key] > 0 && b.Metric(results.UnitBytesPerMsg) == nil {
+			b.Add(results.UnitBytesPerMsg, float64(sizes[key]))
+		}
+		res.Benchmarks = append(res.Benchmarks, b)
+	}
+	return res
+}
+
+// orderedUnits are the counted units first, then the allocations, then
+// the rest sorted: the order tables show them in.
+func orderedUnits(units map[string]bool) []string {
+	var out []string
+	for _, u := range []string{results.UnitInstructionsPerOp, results.UnitEstCyclesPerOp, results.UnitBytesPerOp, results.UnitAllocsPerOp} {
+		if units[u] {
+			out = append(out, u)
+			delete(units, u)
+		}
+	}
+	rest := make([]string, 0, len(units))
+	for u := range units {
+		rest = append(rest, u)
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
+}

@@ -1,0 +1,200 @@
+package count
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/callgrind"
+	"github.com/wirebench/wirebench/internal/human"
+)
+
+// run is a count under way: its options, the processes' dumps, what the
+// test binaries listed, and its progress.
+type run struct {
+	o       Options
+	counter *counter
+	lists   *build.Lists
+	start   time.Time
+	mu      sync.Mutex
+	done    int
+	total   int
+	// heaps is, per side ("" for One), the worker.Hello.CountHeap its
+	// counted processes announced: one value when they all agreed, ""
+	// otherwise.
+	heaps map[string]string
+}
+
+// newRun starts a count with o, its defaults filled in.
+func newRun(o Options) (*run, error) {
+	o.defaults()
+	if o.Valgrind.Path == "" {
+		return nil, fmt.Errorf("%w: counting needs valgrind: install it with %s", build.ErrSetup, callgrind.InstallHint)
+	}
+	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("%w: %v", build.ErrSetup, err)
+	}
+	if err := o.Sandbox.Own(o.Dir); err != nil {
+		return nil, fmt.Errorf("%w: %v", build.ErrSetup, err)
+	}
+	return &run{o: o, counter: &counter{valgrind: o.Valgrind, options: o.Callgrind, dir: o.Dir},
+		lists: build.NewLists(), start: time.Now()}, nil
+}
+
+// noteHeap records the CountHeap of one counted process of side.
+func (r *run) noteHeap(side, heap string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.heaps == nil {
+		r.heaps = map[string]string{}
+	}
+	if prev, ok := r.heaps[side]; ok && prev != heap {
+		heap = ""
+	}
+	r.heaps[side] = heap
+}
+
+// heap is the CountHeap side's counted processes agreed on.
+func (r *run) heap(side string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.heaps[side]
+}
+
+// job is one counted process to run: which build, with which plan.
+type job struct {
+	side, label string
+	build       Build
+	plan        *plan
+	seed        uint64
+	// replicate is which of the Processes replicates the process
+	// belongs to (One may split one into several processes).
+	replicate int
+	out       processCounts
+}
+
+// runJobs runs the jobs in their order, at most Jobs at a time. The
+// first error ends the others; a head's error is preferred, since it is
+// the pull request's.
+func (r *run) runJobs(ctx context.Context, jobs []*job) error {
+	r.total = len(jobs)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sem := make(chan struct{}, r.o.Jobs)
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		// A slot is taken here, not in the goroutine, so that jobs start
+		// in order (the longest first, base and head alternating).
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			for k := i; k < len(jobs); k++ {
+				errs[k] = ctx.Err()
+			}
+			wg.Wait()
+			return firstError(errs)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := ctx.Err(); err != nil {
+				errs[i] = err
+				return
+			}
+			t0 := time.Now()
+			out, err := r.countProcess(ctx, j.side, j.label, j.build, j.plan, rand.New(rand.NewPCG(j.seed, 0x636f756e74)))
+			if err != nil {
+				errs[i] = underValgrind(err)
+				cancel()
+				return
+			}
+			j.out = out
+			r.progressf("counted %s in %s (%d of %d processes, %s elapsed)", j.label, time.Since(t0).Round(100*time.Millisecond), r.finished(), r.total, time.Since(r.start).Round(time.Second))
+		}()
+	}
+	wg.Wait()
+	return firstError(errs)
+}
+
+// firstError is the error of a set of jobs that stopped at the first:
+// the head's own failure when it has one (the pull request's doing), else
+// the first that is not the cancellation the first error caused.
+func firstError(errs []error) error {
+	var first, cancelled error
+	for _, err := range errs {
+		switch {
+		case err == nil:
+		case errors.Is(err, context.Canceled):
+			// A head process that the base's failure stopped is not the
+			// head's fault.
+			cancelled = cmp.Or(cancelled, err)
+		case build.Side(err) == "head":
+			return err
+		default:
+			first = cmp.Or(first, err)
+		}
+	}
+	return cmp.Or(first, cancelled)
+}
+
+// underValgrind explains a process that Valgrind stopped with SIGILL:
+// the benchmark ran natively (its block was sized outside Valgrind), so
+// the instruction is one the CPU has and Valgrind does not implement
+// (AVX-512 among them). Valgrind's own diagnosis of it is not shown:
+// callgrind runs with -q, so that its output is only the program's.
+func underValgrind(err error) error {
+	if !strings.Contains(err.Error(), "SIGILL") {
+		return err
+	}
+	return fmt.Errorf("%w\n(the process crashed under Valgrind with SIGILL, after running natively: it runs an instruction this CPU has and Valgrind does not implement, such as AVX-512. Select such code by CPU feature (golang.org/x/sys/cpu: Valgrind reports the features it implements), or measure this benchmark with --metric time)", err)
+}
+
+func (r *run) finished() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done++
+	return r.done
+}
+
+func (r *run) progressf(format string, args ...any) {
+	if r.o.Progress != nil {
+		fmt.Fprintf(r.o.Progress, "wirebench: "+format+"\n", args...)
+	}
+}
+
+// selected is names without those Settings.Only leaves out.
+func (r *run) selected(names []string) []string {
+	if len(r.o.Only) == 0 {
+		return names
+	}
+	var out []string
+	for _, n := range names {
+		if slices.Contains(r.o.Only, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// under describes the counter for progress lines: callgrind's version
+// and cache simulation, and how many processes run at once.
+func (r *run) under() string {
+	sim := "off"
+	if r.o.Callgrind.CacheSim {
+		sim = r.o.Callgrind.Geometry()
+	}
+	return fmt.Sprintf("under callgrind (valgrind %s, cache simulation %s), %d at a time", r.o.Valgrind.Version, sim, r.o.Jobs)
+}
+
+// benchmarks is n benchmarks, for progress lines.
+func benchmarks(n int) string { return human.Plural(n, "benchmark", "benchmarks") }
