@@ -21,7 +21,7 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH \
-    go build -trimpath -buildvcs=false -ldflags="-s -w" -o /out/wirebench ./cmd/wirebench
+    go build -trimpath -buildvcs=false -ldflags="-s -w" -o /out/wirebench ./cmd/action
 
 FROM golang:${GO_VERSION} AS toolchain
 
@@ -40,6 +40,9 @@ ENV PATH=/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sb
     GOFLAGS=-buildvcs=false \
     GOTOOLCHAIN=local \
     GODEBUG=madvdontneed=0
+# /wirebench is cmd/action, the action's entrypoint: with no arguments the
+# action; it serves every command of the wirebench tool too (its own binary
+# is the embedded suite's counting worker and the sandbox's first step).
 # No USER: Docker actions must run as root to write the runner's
 # file-command files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY). No WORKDIR: the
 # runner mounts the workspace and makes it the working directory.

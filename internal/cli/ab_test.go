@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -26,7 +26,7 @@ func TestWorkerCommand(t *testing.T) {
 	var stderr bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		code := Main(context.Background(), []string{"worker", "--filter", "codec=raw/dataset=small"}, inR, outW, &stderr, func(string) string { return "" })
+		code := Run(context.Background(), []string{"worker", "--filter", "codec=raw/dataset=small"}, inR, outW, &stderr, func(string) string { return "" })
 		outW.Close()
 		done <- code
 	}()

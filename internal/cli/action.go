@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -258,7 +258,7 @@ func (a *actionRun) delivery() deliver.GitHub {
 }
 
 // check judges a pull request: same-runner A/B when the base is checked
-// out (cmd/wirebench/ab.go, docs/ab-mode.md), otherwise against the stored
+// out (internal/cli/ab.go, docs/ab-mode.md), otherwise against the stored
 // baseline, which also supplies the history.
 func (a *actionRun) check(ctx context.Context) error {
 	base, src, err := a.loadBaseline(ctx)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 // The container end-to-end test: builds the action's image (the final stage
 // of the repository's Dockerfile, around a static binary built here), then
@@ -564,7 +564,7 @@ func (p *e2ePodman) output(ctx context.Context, args ...string) (string, error) 
 	return string(out), nil
 }
 
-// e2eRepoRoot is the module root (the test runs in cmd/wirebench).
+// e2eRepoRoot is the module root (the test runs in internal/cli).
 func e2eRepoRoot() (string, error) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -616,8 +616,12 @@ func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman, toolchain b
 	if err := os.WriteFile(filepath.Join(dir, "Containerfile"), []byte(containerfile), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	pkg, err := e2eBinaryPackage(string(dockerfile))
+	if err != nil {
+		t.Fatalf("Dockerfile: %v", err)
+	}
 	bin := filepath.Join(dir, "wirebench")
-	gobuild := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", bin, "./cmd/wirebench")
+	gobuild := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", bin, pkg)
 	gobuild.Dir = root
 	gobuild.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+runtime.GOARCH)
 	if out, err := gobuild.CombinedOutput(); err != nil {
@@ -747,6 +751,19 @@ func e2eContainerfile(dockerfile string, toolchain bool) (string, e2eBase, error
 	}
 	out[0] = "FROM " + base.Tag()
 	return strings.Join(out, "\n") + "\n", base, nil
+}
+
+// e2eBinaryPackage is the package the Dockerfile's build stage compiles
+// into /out/wirebench (the binary the final stage copies): the test
+// builds the same one.
+func e2eBinaryPackage(dockerfile string) (string, error) {
+	f := strings.Fields(strings.ReplaceAll(dockerfile, "\\\n", " "))
+	for i := range f {
+		if f[i] == "/out/wirebench" && i > 0 && f[i-1] == "-o" && i+1 < len(f) && strings.HasPrefix(f[i+1], "./cmd/") {
+			return f[i+1], nil
+		}
+	}
+	return "", errors.New("no go build -o /out/wirebench ./cmd/... in the build stage: update container_test.go")
 }
 
 // e2eAptInstall is the packages of a RUN line made of `apt-get update`,
@@ -1459,6 +1476,10 @@ func TestContainerfileFromDockerfile(t *testing.T) {
 	withGo, _, err := e2eContainerfile(string(data), true)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The image runs the action's entrypoint, the binary the test builds.
+	if pkg, err := e2eBinaryPackage(string(data)); err != nil || pkg != "./cmd/action" {
+		t.Errorf("the image's binary is built from %q (%v), want ./cmd/action", pkg, err)
 	}
 	if base.Suite != "bookworm" || !slices.Contains(base.Packages, "valgrind") || !slices.Contains(base.Packages, "ca-certificates") {
 		t.Errorf("base %+v, want Debian bookworm with valgrind and ca-certificates", base)

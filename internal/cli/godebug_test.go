@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -56,7 +56,7 @@ func TestUserGODEBUG(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	bin := filepath.Join(t.TempDir(), "wb")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/wirebench").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	for _, godebug := range []string{"", "memprofilerate=0"} {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -106,7 +106,7 @@ func TestCheckConfirmsInANewProcess(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "wb")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/wirebench").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	run := func(args ...string) (int, string) {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 // The same-runner A/B mode end to end in the container: a pull request's
 // workflow checks its base commit out next to the workspace, and the
@@ -55,7 +55,7 @@ func TestContainerActionAB(t *testing.T) {
 	// anyone may write (the workspace is not the sandbox's to write), so
 	// the test can see what code from a pull request gets to read.
 	const (
-		workerGo   = "cmd/wirebench/worker.go"
+		workerGo   = "internal/cli/worker.go"
 		workerFunc = "func cmdWorker(ctx context.Context, e *env, args []string) error {\n"
 		workerEnv  = "worker-env.txt"
 		imports    = "import (\n\t\"context\"\n"

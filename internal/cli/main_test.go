@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -238,7 +238,7 @@ func TestStderrLogSafe(t *testing.T) {
 			}
 			return ""
 		}
-		code := Main(context.Background(), []string{"compare", hostile, hostile}, strings.NewReader(""), &stdout, &stderr, getenv)
+		code := Run(context.Background(), []string{"compare", hostile, hostile}, strings.NewReader(""), &stdout, &stderr, getenv)
 		if code != exitBadInput || !strings.Contains(stderr.String(), tt.want) {
 			t.Errorf("actions=%v: exit %d, stderr %q; want exit %d and %q", tt.actions, code, stderr.String(), exitBadInput, tt.want)
 		}
