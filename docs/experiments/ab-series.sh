@@ -28,11 +28,8 @@ TARGET_CODEC=${TARGET_CODEC:-protobuf}
 TARGET_DATASET=${TARGET_DATASET:-large}
 TARGET_OP=${TARGET_OP:-serialize}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
-case $TARGET_OP in
-serialize) TARGET=BenchmarkSerialize ;;
-*) TARGET=BenchmarkDeserialize ;;
-esac
-TARGET="$TARGET/codec=$TARGET_CODEC/dataset=$TARGET_DATASET"
+. "$REPO/docs/experiments/lib.sh"
+TARGET=$(target "$TARGET_OP" "$TARGET_CODEC" "$TARGET_DATASET")
 mkdir -p "$OUT"
 (cd "$REPO" && go build -o "$OUT/wirebench" ./cmd/wirebench)
 for pct in 5 2; do

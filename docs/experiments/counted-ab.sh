@@ -20,25 +20,14 @@ FILTER=${FILTER:-}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$(mktemp -d /tmp/wirebench-counted-ab.XXXXXX)}
 mkdir -p "$OUT/bin"
-case $TARGET_OP in
-serialize) TARGET=BenchmarkSerialize ;;
-*) TARGET=BenchmarkDeserialize ;;
-esac
-TARGET="$TARGET/codec=$TARGET_CODEC/dataset=$TARGET_DATASET"
+. "$REPO/docs/experiments/lib.sh"
+TARGET=$(target "$TARGET_OP" "$TARGET_CODEC" "$TARGET_DATASET")
 UNIT=instructions/op
 [ "$METRIC" = cycles ] && UNIT=est-cycles/op
-log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" | tee -a "$OUT/experiment.log" >&2; }
-HOGS=""
-# (its counter is not the callers' i: the runs are numbered with that)
-start_hogs() { h=0; while [ "$h" -lt "$CPU_HOGS" ]; do yes >/dev/null & HOGS="$HOGS $!"; h=$((h + 1)); done; }
-stop_hogs() { for p in $HOGS; do kill "$p" 2>/dev/null || true; done; for p in $HOGS; do wait "$p" 2>/dev/null || true; done; HOGS=""; }
-trap stop_hogs EXIT
-trap 'stop_hogs; exit 130' INT TERM
 
 log "results in $OUT"
 (cd "$REPO" && go build -o "$OUT/bin/wb" ./cmd/wirebench)
-mkdir -p "$OUT/base"
-(cd "$REPO" && tar --exclude=./.git -cf - .) | (cd "$OUT/base" && tar -xf -)
+copy_tree "$OUT/base"
 "$REPO/docs/experiments/inject-work.sh" "$OUT/head" "$EVERY" "$TARGET_CODEC" "$TARGET_DATASET" "$TARGET_OP"
 mv "$OUT/head.diff" "$OUT/injection.diff"
 printf 'kind\trun\tload\texit\tseconds\tcounts gated\tmedian MDE\tflagged\ttarget (%s %s)\n' "$TARGET" "$UNIT" >"$OUT/summary.tsv"

@@ -14,23 +14,17 @@ FILTER=${FILTER:-}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$(mktemp -d /tmp/wirebench-repro.XXXXXX)}
 mkdir -p "$OUT"
-log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" | tee -a "$OUT/experiment.log" >&2; }
+. "$REPO/docs/experiments/lib.sh"
 (cd "$REPO" && go build -o "$OUT/wb" ./cmd/wirebench)
 git -C "$REPO" rev-parse HEAD >"$OUT/commit" 2>/dev/null || true
-HOGS=""
-trap 'for p in $HOGS; do kill "$p" 2>/dev/null || true; done' EXIT INT TERM
 for kind in quiet loaded; do
-	if [ "$kind" = loaded ]; then
-		i=0
-		while [ "$i" -lt "$CPU_HOGS" ]; do yes >/dev/null & HOGS="$HOGS $!"; i=$((i + 1)); done
-	fi
+	[ "$kind" = loaded ] && start_hogs
 	log "$kind: run --metric $METRIC --processes $PROCESSES (load $(cut -d' ' -f1-3 /proc/loadavg))"
 	start=$(date +%s)
 	/usr/bin/time -v "$OUT/wb" run --metric "$METRIC" --processes "$PROCESSES" --filter "$FILTER" --out "$OUT/$kind.json" \
 		>"$OUT/$kind.txt" 2>"$OUT/$kind.err"
 	log "$kind: $(($(date +%s) - start)) s (load $(cut -d' ' -f1-3 /proc/loadavg)); $(grep -E 'Maximum resident' "$OUT/$kind.err" | sed 's/^[[:space:]]*//')"
-	for p in $HOGS; do kill "$p" 2>/dev/null || true; done
-	HOGS=""
+	stop_hogs
 done
 python3 - "$OUT" <<'PY' | tee "$OUT/summary.txt"
 import json, statistics as st, sys

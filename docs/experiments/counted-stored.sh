@@ -39,24 +39,11 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$(mktemp -d /tmp/wirebench-counted-stored.XXXXXX)}
 mkdir -p "$OUT/bin"
 COMMIT=${COMMIT:-$(git -C "$REPO" rev-parse HEAD 2>/dev/null || echo unknown)}
-for tool in go jq yes valgrind; do
-	command -v "$tool" >/dev/null || { echo "counted-stored: needs $tool" >&2; exit 2; }
-done
-case $TARGET_OP in
-serialize) TARGET=BenchmarkSerialize ;;
-deserialize) TARGET=BenchmarkDeserialize ;;
-*) echo "counted-stored: TARGET_OP is serialize or deserialize" >&2; exit 2 ;;
-esac
-TARGET="$TARGET/codec=$TARGET_CODEC/dataset=$TARGET_DATASET"
+. "$REPO/docs/experiments/lib.sh"
+need go jq yes valgrind
+TARGET=$(target "$TARGET_OP" "$TARGET_CODEC" "$TARGET_DATASET")
 UNIT=instructions/op
 [ "$METRIC" = cycles ] && UNIT=est-cycles/op
-log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" | tee -a "$OUT/experiment.log" >&2; }
-HOGS=""
-# (its counter is not the callers' i: the runs are numbered with that)
-start_hogs() { h=0; while [ "$h" -lt "$CPU_HOGS" ]; do yes >/dev/null & HOGS="$HOGS $!"; h=$((h + 1)); done; }
-stop_hogs() { for p in $HOGS; do kill "$p" 2>/dev/null || true; done; for p in $HOGS; do wait "$p" 2>/dev/null || true; done; HOGS=""; }
-trap stop_hogs EXIT
-trap 'stop_hogs; exit 130' INT TERM
 
 log "results in $OUT; building"
 (cd "$REPO" && go build -o "$OUT/bin/wb" ./cmd/wirebench)
@@ -104,13 +91,7 @@ tally() {
 }
 printf 'phase\trun\tload\texit\tseconds\tverdict\tcounts gated\tinconclusive\tmedian MDE\tfailing regressions\tnot the target\tflagged\ttarget (%s %s)\n' "$TARGET" "$UNIT" >"$OUT/summary.tsv"
 
-run_n=1
-while [ "$run_n" -le "$HISTORY_RUNS" ]; do
-	log "history $run_n/$HISTORY_RUNS"
-	(cd "$OUT" && GITHUB_SHA=$COMMIT "$OUT/bin/wb" update --metric "$METRIC" --baseline "$OUT/baseline.json" --filter "$FILTER" \
-		--out "$OUT/history-$run_n.results.json" >"$OUT/history-$run_n.txt" 2>"$OUT/history-$run_n.err")
-	run_n=$((run_n + 1))
-done
+history "$HISTORY_RUNS" --metric "$METRIC" --filter "$FILTER"
 
 check_run() {
 	name="$1-$2" load=quiet

@@ -45,6 +45,7 @@ METRIC=${METRIC:-time}
 EVERY=${EVERY:-50}
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
+. "$REPO/docs/experiments/lib.sh"
 OUT=${OUT:-$(mktemp -d /tmp/wirebench-history.XXXXXX)}
 mkdir -p "$OUT/bin" "$OUT/runs"
 echo "history-change: writing to $OUT"
@@ -63,10 +64,7 @@ esac
 cp "$OUT/scratch-tree.diff" "$OUT/injection.diff"
 (cd "$OUT/scratch-tree" && go build -o "$OUT/bin/wirebench-changed" ./cmd/wirebench)
 
-case $TARGET_OP in
-serialize) target="BenchmarkSerialize/codec=$TARGET_CODEC/dataset=$TARGET_DATASET" ;;
-*) target="BenchmarkDeserialize/codec=$TARGET_CODEC/dataset=$TARGET_DATASET" ;;
-esac
+target=$(target "$TARGET_OP" "$TARGET_CODEC" "$TARGET_DATASET")
 baseline="$OUT/baseline.json"
 : >"$OUT/found.tsv"
 printf 'seen at run\tbenchmark\tunit\tfirst run after\tline\n' >"$OUT/found.tsv"

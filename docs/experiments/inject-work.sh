@@ -20,13 +20,10 @@
 # Nothing else runs one instruction more. The change is written to
 # SCRATCH.diff. Used by counted-stored.sh and counted-ab.sh.
 set -eu
-[ $# = 5 ] || { echo "usage: inject-work.sh SCRATCH EVERY CODEC DATASET serialize|deserialize" >&2; exit 2; }
-scratch=$1 every=$2 codec=$3 dataset=$4 op=$5
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
-rm -rf "$scratch"
-mkdir -p "$scratch"
-(cd "$REPO" && tar --exclude=./.git -cf - .) | (cd "$scratch" && tar -xf -)
-suite="$scratch/matrix/matrix.go"
+. "$REPO/docs/experiments/lib.sh"
+injection "inject-work.sh SCRATCH EVERY CODEC DATASET serialize|deserialize" "$@"
+every=$2
 spin=""
 case $every in
 spin*) spin=${every#spin} ;;
@@ -54,8 +51,4 @@ if [ "$(grep -c "$anchor" "$suite")" != 1 ]; then
 fi
 sed -i -e "s|^	size := len(encoded)\$|	size := len(encoded)\n	if c.Name() == \"$codec\" \&\& dataset == \"$dataset\" {\n$wrap\n	}|" "$suite"
 [ -z "$spin" ] || printf '\n// injectedSink keeps the injected loop (inject-work.sh) from being optimised away.\nvar injectedSink int\n' >>"$suite"
-diff -u "$REPO/matrix/matrix.go" "$suite" >"$scratch.diff" || true
-if (cd "$scratch" && gofmt -l matrix/matrix.go) | grep -q .; then
-	echo "inject-work.sh: the injected matrix.go is not gofmt-clean" >&2
-	exit 2
-fi
+injected

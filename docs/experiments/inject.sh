@@ -8,13 +8,10 @@
 # whose operation takes microseconds. The change is written to
 # SCRATCH.diff. Used by stored-baseline-aa.sh and ab-series.sh.
 set -eu
-[ $# = 5 ] || { echo "usage: inject.sh SCRATCH PCT CODEC DATASET serialize|deserialize" >&2; exit 2; }
-scratch=$1 pct=$2 codec=$3 dataset=$4 op=$5
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
-rm -rf "$scratch"
-mkdir -p "$scratch"
-(cd "$REPO" && tar --exclude=./.git -cf - .) | (cd "$scratch" && tar -xf -)
-suite="$scratch/matrix/matrix.go"
+. "$REPO/docs/experiments/lib.sh"
+injection "inject.sh SCRATCH PCT CODEC DATASET serialize|deserialize" "$@"
+pct=$2
 # The target's operation is wrapped where it is bound, so that no other
 # benchmark runs one instruction more.
 case $op in
@@ -37,4 +34,4 @@ sed -i \
 	-e 's|^	"testing"$|	"testing"\n	"time"|' \
 	-e "s|^	size := len(encoded)\$|	size := len(encoded)\n	if c.Name() == \"$codec\" \&\& dataset == \"$dataset\" {\n$wrap\n			for d := time.Since(t0) * (100 + $pct) / 100; time.Since(t0) < d; {\n			}\n$back\n		}\n	}|" \
 	"$suite"
-diff -u "$REPO/matrix/matrix.go" "$suite" >"$scratch.diff" || true
+injected

@@ -49,34 +49,9 @@ mkdir -p "$OUT/bin"
 # runs are replicates of the reference; the slowed binary is other code.
 COMMIT=${COMMIT:-$(git -C "$REPO" rev-parse HEAD 2>/dev/null || echo unknown)}
 
-for tool in go jq yes; do
-	command -v "$tool" >/dev/null || { echo "stored-baseline-aa: needs $tool" >&2; exit 2; }
-done
-case $TARGET_OP in
-serialize) TARGET=BenchmarkSerialize ;;
-deserialize) TARGET=BenchmarkDeserialize ;;
-*) echo "stored-baseline-aa: TARGET_OP is serialize or deserialize, not $TARGET_OP" >&2; exit 2 ;;
-esac
-TARGET="$TARGET/codec=$TARGET_CODEC/dataset=$TARGET_DATASET"
-
-log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" | tee -a "$OUT/experiment.log" >&2; }
-
-# The CPU hogs of a loaded run, stopped whatever happens.
-HOGS=""
-start_hogs() {
-	hog=0
-	while [ "$hog" -lt "$CPU_HOGS" ]; do
-		yes >/dev/null &
-		HOGS="$HOGS $!"
-		hog=$((hog + 1))
-	done
-}
-stop_hogs() {
-	for hog_pid in $HOGS; do kill "$hog_pid" 2>/dev/null || true; done
-	for hog_pid in $HOGS; do wait "$hog_pid" 2>/dev/null || true; done
-	HOGS=""
-}
-trap stop_hogs EXIT INT TERM
+. "$REPO/docs/experiments/lib.sh"
+need go jq yes
+TARGET=$(target "$TARGET_OP" "$TARGET_CODEC" "$TARGET_DATASET")
 
 # pick N WORD...: the Nth of the words (N from 1), cycling. (sh has no
 # local variables: every function here names its own.)
@@ -141,13 +116,7 @@ log "results in $OUT"
 build_clean
 build_slowed
 
-run_n=1
-while [ "$run_n" -le "$HISTORY_RUNS" ]; do
-	log "history $run_n/$HISTORY_RUNS: update, budget $HISTORY_BUDGET"
-	(cd "$OUT" && GITHUB_SHA=$COMMIT "$OUT/bin/wb" update --baseline "$OUT/baseline.json" --budget "$HISTORY_BUDGET" --filter "$FILTER" \
-		--out "$OUT/history-$run_n.results.json" >"$OUT/history-$run_n.txt" 2>"$OUT/history-$run_n.err")
-	run_n=$((run_n + 1))
-done
+history "$HISTORY_RUNS" --budget "$HISTORY_BUDGET" --filter "$FILTER"
 
 run_n=1
 while [ "$run_n" -le "$AA_RUNS" ]; do

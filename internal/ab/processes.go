@@ -4,18 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
 
 	"github.com/wirebench/wirebench/internal/build"
-	"github.com/wirebench/wirebench/internal/sandbox"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
-// StartOptions say how to start the generations of worker processes.
+// StartOptions say how to start the generations of worker processes:
+// where, with which environments, with the A/A check's worker or not,
+// and how each process starts (build.StartOptions: its diagnostics, the
+// sandbox, the CPUs; with CPUs, all of them on the same CPUs, so that the
+// blocks of a visit meet the same neighbours).
 type StartOptions struct {
+	build.StartOptions
 	// Dir is where each generation's copies of the binaries go; "" runs
 	// the binaries in place (tests).
 	Dir string
@@ -24,16 +27,6 @@ type StartOptions struct {
 	BaseEnv, HeadEnv []string
 	// AA starts second base workers for the A/A check.
 	AA bool
-	// Stderr receives the workers' diagnostics, prefixed; nil discards
-	// them (their last lines still go into errors).
-	Stderr io.Writer
-	// Sandbox runs the workers (code built from a pull request) as its
-	// unprivileged user; nil runs them as is, the environment cleaned.
-	Sandbox *sandbox.Sandbox
-	// CPUs, when set, is where every worker runs, all of them on the
-	// same CPUs (worker.OneCPU gives one): the blocks of a visit then
-	// meet the same neighbours. nil leaves the workers to the scheduler.
-	CPUs []int
 }
 
 // Processes returns a Spawner that starts the worker processes of the two
@@ -85,41 +78,6 @@ func Processes(base, head build.Program, o StartOptions) Spawner {
 	}
 }
 
-// copyProgram copies every part's executable into dir.
-func copyProgram(p build.Program, dir string) (build.Program, error) {
-	out := make(build.Program, len(p))
-	for i, part := range p {
-		dst := filepath.Join(dir, fmt.Sprintf("%d-%s", i, filepath.Base(part.Command.Path)))
-		if err := copyFile(part.Command.Path, dst); err != nil {
-			return nil, err
-		}
-		part.Command.Path = dst
-		out[i] = part
-	}
-	return out, nil
-}
-
-// copyFile copies an executable to dst, creating dst's directory.
-func copyFile(src, dst string) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
-
 // start starts the workers of one generation at the same time (each
 // prepares its benchmarks, a second or two for the whole suite) and waits
 // for their handshakes: progs are the base's, the head's and, for the A/A
@@ -129,7 +87,6 @@ func start(ctx context.Context, progs []build.Program, o StartOptions, suffix st
 	labels := []string{"base" + suffix, "head" + suffix, "base (A/A)" + suffix}
 	sides := []string{"base", "head", "base"}
 	envs := [][]string{o.BaseEnv, o.HeadEnv, o.BaseEnv}
-	so := build.StartOptions{Stderr: o.Stderr, Sandbox: o.Sandbox, CPUs: o.CPUs}
 	ws := make([]*build.Worker, len(progs))
 	errs := make([]error, len(progs))
 	var wg sync.WaitGroup
@@ -137,7 +94,7 @@ func start(ctx context.Context, progs []build.Program, o StartOptions, suffix st
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ws[i], errs[i] = build.Start(ctx, sides[i], labels[i], p, envs[i], so, lists)
+			ws[i], errs[i] = build.Start(ctx, sides[i], labels[i], p, envs[i], o.StartOptions, lists)
 		}()
 	}
 	wg.Wait()

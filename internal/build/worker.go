@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -37,8 +36,9 @@ type StartOptions struct {
 // callgrind).
 type Counter interface {
 	// Wrap returns the command that runs cmd counted, and the file its
-	// callgrind dumps go to. label names the process.
-	Wrap(cmd worker.Command, label string) (worker.Command, string)
+	// callgrind dumps go to, in a directory the process can write. label
+	// names the process. The error wraps ErrSetup.
+	Wrap(cmd worker.Command, label string) (worker.Command, string, error)
 }
 
 // Start starts every part of p, the build side ("base", "head" or "" for
@@ -60,14 +60,10 @@ func Start(ctx context.Context, side, label string, p Program, env []string, o S
 		var dumps *callgrind.Dumps
 		if o.Counter != nil {
 			var out string
-			cmd, out = o.Counter.Wrap(cmd, partLabel)
-			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			var err error
+			if cmd, out, err = o.Counter.Wrap(cmd, partLabel); err != nil {
 				m.Kill()
-				return nil, fmt.Errorf("%w: %v", ErrSetup, err)
-			}
-			if err := o.Sandbox.Own(filepath.Dir(out)); err != nil {
-				m.Kill()
-				return nil, fmt.Errorf("%w: %v", ErrSetup, err)
+				return nil, err
 			}
 			dumps = &callgrind.Dumps{OutFile: out}
 		}

@@ -160,7 +160,8 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		workers = progress
 	}
 	spawn := ab.Processes(progs["base"], progs["head"], ab.StartOptions{
-		Dir: filepath.Join(dir, "run"), AA: r.AA, Stderr: workers, Sandbox: r.Sandbox, CPUs: cpus,
+		StartOptions: build.StartOptions{Stderr: workers, Sandbox: r.Sandbox, CPUs: cpus},
+		Dir:          filepath.Join(dir, "run"), AA: r.AA,
 		BaseEnv: environWith("GITHUB_SHA", r.BaseCommit), HeadEnv: environWith("GITHUB_SHA", r.HeadCommit),
 	})
 	o, err := ab.Run(ctx, spawn, r.Options)

@@ -35,7 +35,8 @@ func TestContainerActionAB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("container end-to-end test: skipped with -short")
 	}
-	h := newE2EHarness(t, 20*time.Minute, true)
+	t.Parallel() // beside TestContainerAction
+	h := newE2EHarness(t, 20*time.Minute)
 	fake, img := h.fake, h.image
 	root, err := e2eRepoRoot()
 	if err != nil {

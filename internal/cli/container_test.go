@@ -13,9 +13,12 @@ package cli
 // Without it the test is skipped, unless WIREBENCH_REQUIRE_TOOLS=1 (as in
 // CI), where it fails. -short skips it.
 //
-// Images and containers live in a private podman store (vfs driver) under
-// a temporary directory that is removed at the end, so the test neither
-// depends on nor changes the machine's own podman store. CONTAINERS_CONF
+// Images and containers live in a private podman store under a temporary
+// directory that is removed when the tests end (TestMain), so the tests
+// neither depend on nor change the machine's own podman store; the store
+// uses the overlay driver where it works and vfs (a full copy of the image
+// for every container) where it does not. The image is built once and
+// shared by every container test, which run in parallel. CONTAINERS_CONF
 // defaults to the repository's .ci/containers.conf.
 
 import (
@@ -58,8 +61,9 @@ const (
 	// scenario shrinks in the stored baseline.
 	e2eSizeBench = "BenchmarkSerialize/codec=protobuf/dataset=small"
 	e2eMarker    = "<!-- wirebench:suite=default -->"
-	// e2eRunTimeout bounds one container run (they take ~3-5 s).
-	e2eRunTimeout = 90 * time.Second
+	// e2eRunTimeout bounds one container run (they take 5-35 s, more
+	// beside the A/B test's builds).
+	e2eRunTimeout = 3 * time.Minute
 	// e2eGoCache is where the action keeps the go command's caches in its
 	// container (internal/sandbox.Default under HOME=/github/home).
 	e2eGoCache = "/github/home/.cache/wirebench"
@@ -83,11 +87,14 @@ func TestContainerAction(t *testing.T) {
 	if testing.Short() {
 		t.Skip("container end-to-end test: skipped with -short")
 	}
+	// It runs beside TestContainerActionAB: containers wait on podman and
+	// the fake API, and counted runs do not mind a neighbour.
+	t.Parallel()
 	// The runs' directories outlive their subtests: the last one reads them.
-	// The budget covers the image build (about 1 minute) and 12 counted
-	// scenarios of 5-25 s each on this 2-core machine, with room for a
-	// slower day: 5 minutes ran out in CI after 306 s.
-	h := newE2EHarness(t, 15*time.Minute, false)
+	// The budget covers the shared image's build (under a minute with
+	// overlay, 2-3 with vfs) and 12 counted scenarios of 5-25 s each on
+	// this 2-core machine, with room for a slower day and a neighbour.
+	h := newE2EHarness(t, 15*time.Minute)
 	fake := h.fake
 	// Distinctive tokens, so any leak is unmistakable. Once a token is
 	// registered, the fake answers 401 to any other.
@@ -459,15 +466,14 @@ func TestContainerAction(t *testing.T) {
 }
 
 // newE2EHarness prepares what every container scenario needs: podman with
-// a private store, the test image (with the Go toolchain or without) and a
-// fake GitHub API on a local port, all bounded by limit and removed at the
-// end of the test. Tokens are the scenario's to register.
-func newE2EHarness(t *testing.T, limit time.Duration, toolchain bool) *e2eHarness {
+// the shared private store and test image (e2eShared) and a fake GitHub
+// API of the test's own on a local port, bounded by limit. Tokens are the
+// scenario's to register.
+func newE2EHarness(t *testing.T, limit time.Duration) *e2eHarness {
 	t.Helper()
-	pm := newE2EPodman(t)
+	pm, img := e2eSharedImage(t)
 	ctx, cancel := context.WithTimeout(context.Background(), e2eBudget(t, limit))
 	t.Cleanup(cancel)
-	img := e2eBuildImage(ctx, t, pm, toolchain)
 	fake, err := fakegithub.NewOn("127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -477,7 +483,53 @@ func newE2EHarness(t *testing.T, limit time.Duration, toolchain bool) *e2eHarnes
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return &e2eHarness{ctx: ctx, pm: pm, image: img, fake: fake, dir: t.TempDir(), goCache: cache}
+	e2eShared.mu.Lock()
+	e2eShared.harnesses++
+	id := e2eShared.harnesses
+	e2eShared.mu.Unlock()
+	return &e2eHarness{ctx: ctx, pm: pm, image: img, fake: fake, dir: t.TempDir(), goCache: cache, id: id}
+}
+
+// e2eShared is what every container test shares: one podman store and one
+// image, with the Go toolchain (the A/B scenarios build in it), made by
+// the first test that needs them and removed when the tests end.
+var e2eShared struct {
+	once      sync.Once
+	pm        *e2ePodman
+	image     *e2eImage
+	mu        sync.Mutex
+	harnesses int      // harnesses made, numbering their containers
+	atExit    []func() // removes them, in reverse
+}
+
+// e2eSharedImage returns the shared store and image, making them on the
+// first call; a test that finds no podman skips (fails under
+// WIREBENCH_REQUIRE_TOOLS=1). If the first test failed to make them, the
+// others fail saying so.
+func e2eSharedImage(t *testing.T) (*e2ePodman, *e2eImage) {
+	t.Helper()
+	bin := e2eNeedPodman(t)
+	e2eShared.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), e2eBudget(t, 10*time.Minute))
+		defer cancel()
+		pm := newE2EPodman(ctx, t, bin)
+		img := e2eBuildImage(ctx, t, pm)
+		e2eShared.pm, e2eShared.image = pm, img
+	})
+	if e2eShared.image == nil {
+		t.Fatal("the container tests' image could not be made: see the first container test's failure")
+	}
+	return e2eShared.pm, e2eShared.image
+}
+
+// TestMain removes what the container tests shared once every test is
+// done.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for i := len(e2eShared.atExit) - 1; i >= 0; i-- {
+		e2eShared.atExit[i]()
+	}
+	os.Exit(code)
 }
 
 // e2eBudget is the time left before the test binary's deadline, minus a
@@ -505,11 +557,13 @@ type e2ePodman struct {
 	global []string // --root, --runroot, --tmpdir, --storage-driver
 	env    []string
 	store  string
+	driver string // overlay or vfs
 }
 
-// newE2EPodman finds podman, or skips (fails under WIREBENCH_REQUIRE_TOOLS=1),
-// and sets up a private store removed at the end of the test.
-func newE2EPodman(t *testing.T) *e2ePodman {
+// e2eNeedPodman finds podman, or skips (fails under
+// WIREBENCH_REQUIRE_TOOLS=1).
+func e2eNeedPodman(t *testing.T) string {
+	t.Helper()
 	bin, err := exec.LookPath("podman")
 	if err != nil {
 		if os.Getenv("WIREBENCH_REQUIRE_TOOLS") == "1" {
@@ -517,6 +571,13 @@ func newE2EPodman(t *testing.T) *e2ePodman {
 		}
 		t.Skip("podman not found: install podman, buildah and runc (see .ci/install-deps) to run the container end-to-end test")
 	}
+	return bin
+}
+
+// newE2EPodman sets up a private store, removed when the tests end, with
+// the overlay driver if it can run a container here, else vfs.
+func newE2EPodman(ctx context.Context, t *testing.T, bin string) *e2ePodman {
+	t.Helper()
 	env := os.Environ()
 	if os.Getenv("CONTAINERS_CONF") == "" {
 		root, err := e2eRepoRoot()
@@ -529,24 +590,64 @@ func newE2EPodman(t *testing.T) *e2ePodman {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pm := &e2ePodman{
-		bin: bin, env: env, store: store,
-		global: []string{
-			"--root", filepath.Join(store, "root"),
-			"--runroot", filepath.Join(store, "run"),
-			"--tmpdir", filepath.Join(store, "tmp"),
-			"--storage-driver", "vfs",
-		},
-	}
-	t.Cleanup(func() {
+	pm := &e2ePodman{bin: bin, env: env, store: store}
+	e2eShared.atExit = append(e2eShared.atExit, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		_, _ = pm.output(ctx, "rmi", "--all", "--force")
 		if err := os.RemoveAll(store); err != nil {
 			// Rootless: files created in the user namespace.
-			if out, err2 := pm.command(context.Background(), "unshare", "rm", "-rf", store).CombinedOutput(); err2 != nil {
-				t.Logf("could not remove the podman store %s: %v; %v %s", store, err, err2, out)
+			if out, err2 := pm.command(ctx, "unshare", "rm", "-rf", store).CombinedOutput(); err2 != nil {
+				fmt.Fprintf(os.Stderr, "could not remove the podman store %s: %v; %v %s\n", store, err, err2, out)
 			}
 		}
 	})
+	pm.use("overlay")
+	if why := pm.probe(ctx); why != "" {
+		t.Logf("podman's overlay driver cannot run a container here (%s): the store uses vfs, which copies the image for every container", why)
+		pm.use("vfs")
+	}
 	return pm
+}
+
+// use points pm at its store's directories for driver.
+func (p *e2ePodman) use(driver string) {
+	dir := filepath.Join(p.store, driver)
+	p.driver = driver
+	p.global = []string{
+		"--root", filepath.Join(dir, "root"),
+		"--runroot", filepath.Join(dir, "run"),
+		"--tmpdir", filepath.Join(dir, "tmp"),
+		"--storage-driver", driver,
+	}
+}
+
+// probe runs a container of a one-file image in p's store and says why it
+// could not, or "".
+func (p *e2ePodman) probe(ctx context.Context) string {
+	exe, err := os.Executable() // any file will do: the container runs nothing of the image
+	if err != nil {
+		return err.Error()
+	}
+	tarball := filepath.Join(p.store, "probe.tar")
+	if out, err := exec.CommandContext(ctx, "tar", "-C", filepath.Dir(exe), "-cf", tarball, filepath.Base(exe)).CombinedOutput(); err != nil {
+		return fmt.Sprintf("tar: %v %s", err, out)
+	}
+	defer os.Remove(tarball)
+	const tag = "localhost/wirebench-e2e-probe:1"
+	if _, err := p.output(ctx, "import", tarball, tag); err != nil {
+		return err.Error()
+	}
+	defer p.output(ctx, "rmi", "--force", tag)
+	if _, err := p.output(ctx, "create", "--name", "wirebench-e2e-probe", tag, "/"+filepath.Base(exe)); err != nil {
+		return err.Error()
+	}
+	defer p.output(ctx, "rm", "--force", "wirebench-e2e-probe")
+	if _, err := p.output(ctx, "mount", "wirebench-e2e-probe"); err != nil {
+		return err.Error()
+	}
+	_, _ = p.output(ctx, "umount", "wirebench-e2e-probe")
+	return ""
 }
 
 func (p *e2ePodman) command(ctx context.Context, args ...string) *exec.Cmd {
@@ -585,12 +686,11 @@ type e2eImage struct {
 }
 
 // e2eBuildImage builds the static binary and an image with the layout
-// of the Dockerfile's final stage, under a unique tag removed at the end:
-// Debian with Valgrind (so the container counts, as the published image
-// does). With toolchain, the image also holds this machine's Go toolchain
-// where the Dockerfile puts golang's (the A/B mode builds with it);
-// without, it is left out to keep the image small.
-func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman, toolchain bool) *e2eImage {
+// of the Dockerfile's final stage, under a unique tag: Debian with
+// Valgrind (so the container counts, as the published image does), and
+// this machine's Go toolchain where the Dockerfile puts golang's (the A/B
+// mode builds with it).
+func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman) *e2eImage {
 	t.Helper()
 	start := time.Now()
 	root, err := e2eRepoRoot()
@@ -601,7 +701,7 @@ func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman, toolchain b
 	if err != nil {
 		t.Fatal(err)
 	}
-	containerfile, base, err := e2eContainerfile(string(dockerfile), toolchain)
+	containerfile, base, err := e2eContainerfile(string(dockerfile), true)
 	if err != nil {
 		t.Fatalf("Dockerfile: %v", err)
 	}
@@ -610,9 +710,7 @@ func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman, toolchain b
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if toolchain {
-		e2eCopyToolchain(ctx, t, dir)
-	}
+	e2eCopyToolchain(ctx, t, dir)
 	if err := os.WriteFile(filepath.Join(dir, "Containerfile"), []byte(containerfile), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -631,13 +729,6 @@ func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman, toolchain b
 	if _, err := pm.output(ctx, "build", "--pull=never", "--label", "io.wirebench.e2e=1", "-t", img.tag, "-f", filepath.Join(dir, "Containerfile"), dir); err != nil {
 		t.Fatalf("build the image: %v\nContainerfile:\n%s", err, containerfile)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if _, err := pm.output(ctx, "rmi", "--force", img.tag); err != nil {
-			t.Logf("remove image %s: %v", img.tag, err)
-		}
-	})
 	img.build = time.Since(start)
 	out, err := pm.output(ctx, "image", "inspect", "--format", "{{.Size}}", img.tag)
 	if err != nil {
@@ -646,7 +737,7 @@ func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman, toolchain b
 	if img.size, err = strconv.ParseInt(strings.TrimSpace(out), 10, 64); err != nil {
 		t.Fatalf("image size %q: %v", out, err)
 	}
-	t.Logf("image %s: %s (binary %s), built in %v; Containerfile:\n%s", img.tag, e2eMB(img.size), e2eFileSize(bin), img.build.Round(time.Millisecond), containerfile)
+	t.Logf("image %s: %s (binary %s), built in %v in a store with podman's %s driver; Containerfile:\n%s", img.tag, e2eMB(img.size), e2eFileSize(bin), img.build.Round(time.Millisecond), pm.driver, containerfile)
 	return img
 }
 
@@ -890,6 +981,7 @@ type e2eHarness struct {
 	goCache string
 	runs    []*e2eRun
 	n       int
+	id      int // the harness's number among the tests', in container names
 }
 
 // e2eSpec is one job step using the action.
@@ -1085,7 +1177,7 @@ func (h *e2eHarness) run(t *testing.T, spec e2eSpec) *e2eRun {
 		env = append(env, name+"="+v)
 	}
 
-	container := fmt.Sprintf("wirebench-e2e-%s-%d", strings.TrimPrefix(h.image.tag, "localhost/wirebench-e2e:"), h.n)
+	container := fmt.Sprintf("wirebench-e2e-%s-%d-%d", strings.TrimPrefix(h.image.tag, "localhost/wirebench-e2e:"), h.id, h.n)
 	args := []string{"run", "--name", container, "--rm", "--pull=never", "--network", "host",
 		"--workdir", "/github/workspace",
 		"-v", r.home + ":/github/home",

@@ -124,7 +124,7 @@ var settings = []setting{
 	{name: "format", cmds: []Command{Run, Compare, AB}, def: "text",
 		help:    "output on stdout",
 		helpFor: map[Command]string{Run: formatHelp(resultFormats), Compare: formatHelp(comparisonFormats), AB: formatHelp(comparisonFormats)},
-		value:   func(c *Config) flag.Value { return formatValue{p: &c.Format} }},
+		value:   func(c *Config) flag.Value { return formatValue{enum{p: &c.Format}} }},
 	{name: "v", cmds: []Command{Run, Check, Update, AB}, def: "false",
 		help:  "verbose: also print what the workers print (their PASS lines, a benchmark's own output) and a line per round, generation of workers and plan",
 		value: func(c *Config) flag.Value { return boolValue{&c.Verbose} }},

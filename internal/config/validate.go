@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"slices"
 
 	"github.com/wirebench/wirebench/internal/shard"
 )
@@ -23,21 +22,10 @@ func (v shardValue) Set(s string) error {
 	return nil
 }
 
-// formatValue is one of the output formats a command writes (allowed,
-// set by forCommand): a refused one is told what that command writes.
-type formatValue struct {
-	p       *string
-	allowed []string
-}
-
-func (v formatValue) String() string { return deref(v.p) }
-func (v formatValue) Set(s string) error {
-	if !slices.Contains(v.allowed, s) {
-		return fmt.Errorf("want %s", orList(v.allowed))
-	}
-	*v.p = s
-	return nil
-}
+// formatValue is one of the output formats a command writes: forCommand
+// makes it the enum of that command's, so that a refused one is told
+// what that command writes.
+type formatValue struct{ enum }
 
 // forCommand is v for cmd: run writes results, compare and ab
 // comparisons.
@@ -46,7 +34,7 @@ func (v formatValue) forCommand(cmd Command) flag.Value {
 	if cmd == Run {
 		v.allowed = resultFormats
 	}
-	return v
+	return v.enum
 }
 
 // Validate checks what no single setting can: the arguments, and settings

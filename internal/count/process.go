@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,22 +15,25 @@ import (
 	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/sandbox"
 	"github.com/wirebench/wirebench/internal/stats"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
 // counter runs the parts of a program counted (build.Counter): under
-// callgrind, each process's dumps in a file of its own under dir.
+// callgrind, each process's dumps in a directory of its own under dir,
+// which the sandbox's user owns.
 type counter struct {
 	valgrind callgrind.Valgrind
 	options  callgrind.Options
 	dir      string
+	sandbox  *sandbox.Sandbox
 	mu       sync.Mutex
 	started  int
 }
 
 // Wrap returns cmd run by callgrind and the file its dumps go to.
-func (c *counter) Wrap(cmd worker.Command, label string) (worker.Command, string) {
+func (c *counter) Wrap(cmd worker.Command, label string) (worker.Command, string, error) {
 	c.mu.Lock()
 	c.started++
 	n := c.started
@@ -40,11 +44,18 @@ func (c *counter) Wrap(cmd worker.Command, label string) (worker.Command, string
 		}
 		return '-'
 	}, strings.ToLower(label))
-	out := filepath.Join(c.dir, fmt.Sprintf("%03d-%s", n, safe), "callgrind.out")
+	dir := filepath.Join(c.dir, fmt.Sprintf("%03d-%s", n, safe))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return cmd, "", fmt.Errorf("%w: %v", build.ErrSetup, err)
+	}
+	if err := c.sandbox.Own(dir); err != nil {
+		return cmd, "", fmt.Errorf("%w: %v", build.ErrSetup, err)
+	}
+	out := filepath.Join(dir, "callgrind.out")
 	cmd.Args = c.options.Args(out, cmd.Path, cmd.Args)
 	cmd.Path = c.valgrind.Path
 	cmd.Env = callgrind.Env(cmd.Env)
-	return cmd, out
+	return cmd, out, nil
 }
 
 // processCounts is what one process counted: per benchmark, its value of

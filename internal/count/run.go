@@ -45,7 +45,7 @@ func newRun(o Options) (*run, error) {
 	if err := o.Sandbox.Own(o.Dir); err != nil {
 		return nil, fmt.Errorf("%w: %v", build.ErrSetup, err)
 	}
-	return &run{o: o, counter: &counter{valgrind: o.Valgrind, options: o.Callgrind, dir: o.Dir},
+	return &run{o: o, counter: &counter{valgrind: o.Valgrind, options: o.Callgrind, dir: o.Dir, sandbox: o.Sandbox},
 		lists: build.NewLists(), start: time.Now()}, nil
 }
 

@@ -223,19 +223,7 @@ func writeGeneric(w io.Writer, r *results.Results) error {
 }
 
 // FormatNs formats a duration in nanoseconds with 3 significant digits.
-func FormatNs(ns float64) string {
-	switch {
-	case math.IsNaN(ns):
-		return "-"
-	case ns >= 1e9:
-		return sig3(ns/1e9) + " s"
-	case ns >= 1e6:
-		return sig3(ns/1e6) + " ms"
-	case ns >= 1e3:
-		return sig3(ns/1e3) + " µs"
-	}
-	return sig3(ns) + " ns"
-}
+func FormatNs(ns float64) string { return prefixed(ns, " s", " ms", " µs", " ns") }
 
 // FormatBytes formats a byte count: exact below 100 kB, else 3 significant
 // digits with binary prefixes.
@@ -270,18 +258,23 @@ func FormatValue(v float64, unit string) string {
 
 // FormatCount formats a count of work (instructions, cycles) with three
 // significant digits and an SI prefix: 1.49k, 2.89G.
-func FormatCount(v float64) string {
+func FormatCount(v float64) string { return prefixed(v, "G", "M", "k", "") }
+
+// prefixed formats v with three significant digits, scaled by 1e9, 1e6
+// or 1e3 to the first of giga, mega and kilo that |v| reaches and given
+// that suffix, else unscaled with one; NaN is "-".
+func prefixed(v float64, giga, mega, kilo, one string) string {
 	switch a := math.Abs(v); {
 	case math.IsNaN(v):
 		return "-"
 	case a >= 1e9:
-		return sig3(v/1e9) + "G"
+		return sig3(v/1e9) + giga
 	case a >= 1e6:
-		return sig3(v/1e6) + "M"
+		return sig3(v/1e6) + mega
 	case a >= 1e3:
-		return sig3(v/1e3) + "k"
+		return sig3(v/1e3) + kilo
 	}
-	return sig3(v)
+	return sig3(v) + one
 }
 
 func formatCount(v float64) string {

@@ -233,31 +233,16 @@ func geomeanRow(cs []compare.Comparison) ([]string, bool) {
 
 // writeAligned writes a table with the first column left-aligned, the
 // value columns right-aligned and the last column left-aligned.
-func writeAligned(w *bufio.Writer, rows [][]string) {
-	width := columnWidths(rows)
-	for _, r := range rows {
-		if len(r) == 1 && strings.HasPrefix(r[0], "pkg: ") {
-			w.WriteString(r[0] + "\n")
-			continue
-		}
-		var b strings.Builder
-		for i, cell := range r {
-			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
-			switch {
-			case i == 0:
-				b.WriteString(cell + pad)
-			case i == len(r)-1:
-				b.WriteString("  " + cell)
-			default:
-				b.WriteString("  " + pad + cell)
-			}
-		}
-		w.WriteString(strings.TrimRight(b.String(), " ") + "\n")
-	}
-}
+func writeAligned(w *bufio.Writer, rows [][]string) { writeRows(w, rows, true) }
 
 // writeLeft writes rows with every column left-aligned.
-func writeLeft(w *bufio.Writer, rows [][]string) {
+func writeLeft(w *bufio.Writer, rows [][]string) { writeRows(w, rows, false) }
+
+// writeRows writes rows as a table, two spaces between columns, each cell
+// padded to its column's width: a value column (neither the first nor
+// the last) right-aligned when right is set, every other cell
+// left-aligned. A row holding only a "pkg: " line is written as it is.
+func writeRows(w *bufio.Writer, rows [][]string, right bool) {
 	width := columnWidths(rows)
 	for _, r := range rows {
 		if len(r) == 1 && strings.HasPrefix(r[0], "pkg: ") {
@@ -266,9 +251,14 @@ func writeLeft(w *bufio.Writer, rows [][]string) {
 		}
 		var b strings.Builder
 		for i, cell := range r {
-			b.WriteString(cell)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell)+2))
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			if right && i > 0 && i < len(r)-1 {
+				b.WriteString(pad + cell)
+			} else {
+				b.WriteString(cell + pad)
 			}
 		}
 		w.WriteString(strings.TrimRight(b.String(), " ") + "\n")
