@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/program"
 )
 
 // Every generation of workers runs fresh copies of the binaries (see
@@ -14,8 +14,8 @@ import (
 // landed in, and a copy lands anew.
 
 // copyProgram copies every part's executable into dir.
-func copyProgram(p build.Program, dir string) (build.Program, error) {
-	out := make(build.Program, len(p))
+func copyProgram(p program.Program, dir string) (program.Program, error) {
+	out := make(program.Program, len(p))
 	for i, part := range p {
 		dst := filepath.Join(dir, fmt.Sprintf("%d-%s", i, filepath.Base(part.Command.Path)))
 		if err := copyFile(part.Command.Path, dst); err != nil {

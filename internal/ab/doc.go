@@ -3,7 +3,7 @@
 // them in short blocks, and compares them pair by pair (Run). Counted, it
 // asks internal/count for both builds' counts and compares their
 // processes (Count). The builds themselves, and their programs started as
-// workers, are internal/build's.
+// workers, are internal/program's.
 //
 // On hosted CI runners which machine a job lands on moves timings by 10-30%,
 // while the noise within one run is a few percent, so a stored baseline can

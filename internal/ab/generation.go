@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
-	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
@@ -190,7 +190,7 @@ func (r *run) checkBase2() error {
 	if len(r.ws) <= wBase2 {
 		return nil
 	}
-	if common, _, _ := build.Intersect(r.names, r.ws[wBase2].Handshake().Benchmarks); len(common) != len(r.names) {
+	if common, _, _ := program.Intersect(r.names, r.ws[wBase2].Handshake().Benchmarks); len(common) != len(r.names) {
 		return fmt.Errorf("the second base worker has %d of the %d benchmarks: it must be the base build with the same selection", len(common), len(r.names))
 	}
 	return nil

@@ -8,17 +8,17 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
 // StartOptions say how to start the generations of worker processes:
 // where, with which environments, with the A/A check's worker or not,
-// and how each process starts (build.StartOptions: its diagnostics, the
+// and how each process starts (program.StartOptions: its diagnostics, the
 // sandbox, the CPUs; with CPUs, all of them on the same CPUs, so that the
 // blocks of a visit meet the same neighbours).
 type StartOptions struct {
-	build.StartOptions
+	program.StartOptions
 	// Dir is where each generation's copies of the binaries go; "" runs
 	// the binaries in place (tests).
 	Dir string
@@ -35,16 +35,16 @@ type StartOptions struct {
 // every generation runs fresh copies of the binaries, one per worker
 // process (the second base worker's too), removed when the generation
 // closes: see Spawner for why.
-func Processes(base, head build.Program, o StartOptions) Spawner {
+func Processes(base, head program.Program, o StartOptions) Spawner {
 	gen := 0
-	lists := build.NewLists()
+	lists := program.NewLists()
 	return func(ctx context.Context, _ []string, aa bool) (*Generation, error) {
 		suffix := ""
 		if gen > 0 {
 			suffix = fmt.Sprintf(" #%d", gen+1)
 		}
 		gen++
-		progs := []build.Program{base, head, base}
+		progs := []program.Program{base, head, base}
 		labels := []string{"base", "head", "base2"}
 		if !(aa && o.AA) {
 			progs, labels = progs[:2], labels[:2]
@@ -56,7 +56,7 @@ func Processes(base, head build.Program, o StartOptions) Spawner {
 				fresh, err := copyProgram(progs[i], filepath.Join(dir, labels[i]))
 				if err != nil {
 					os.RemoveAll(dir)
-					return nil, fmt.Errorf("%w: copy the %s binaries: %v", build.ErrSetup, labels[i], err)
+					return nil, fmt.Errorf("%w: copy the %s binaries: %v", program.ErrSetup, labels[i], err)
 				}
 				progs[i] = fresh
 			}
@@ -83,18 +83,18 @@ func Processes(base, head build.Program, o StartOptions) Spawner {
 // for their handshakes: progs are the base's, the head's and, for the A/A
 // check, the base's again. An incompatible build gives an error wrapping
 // worker.ErrIncompatible; on any error no worker is left running.
-func start(ctx context.Context, progs []build.Program, o StartOptions, suffix string, lists *build.Lists) (*Generation, error) {
+func start(ctx context.Context, progs []program.Program, o StartOptions, suffix string, lists *program.Lists) (*Generation, error) {
 	labels := []string{"base" + suffix, "head" + suffix, "base (A/A)" + suffix}
 	sides := []string{"base", "head", "base"}
 	envs := [][]string{o.BaseEnv, o.HeadEnv, o.BaseEnv}
-	ws := make([]*build.Worker, len(progs))
+	ws := make([]*program.Worker, len(progs))
 	errs := make([]error, len(progs))
 	var wg sync.WaitGroup
 	for i, p := range progs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ws[i], errs[i] = build.Start(ctx, sides[i], labels[i], p, envs[i], o.StartOptions, lists)
+			ws[i], errs[i] = program.Start(ctx, sides[i], labels[i], p, envs[i], o.StartOptions, lists)
 		}()
 	}
 	wg.Wait()
@@ -107,7 +107,7 @@ func start(ctx context.Context, progs []build.Program, o StartOptions, suffix st
 		// The head's failure is the pull request's: report it alone, as
 		// also an incompatible build, which explains the rest.
 		for _, e := range errs {
-			if build.Side(e) == "head" {
+			if program.Side(e) == "head" {
 				return nil, e
 			}
 		}

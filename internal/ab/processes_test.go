@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/worker"
 )
@@ -17,13 +17,13 @@ import (
 // internal/source builds it), for the tests of real processes.
 type suiteTarget struct{}
 
-func (suiteTarget) CheckTree(tree string) error { return build.CheckModule(tree) }
-func (suiteTarget) Build(ctx context.Context, tree, dir string) (build.Program, error) {
+func (suiteTarget) CheckTree(tree string) error { return program.CheckModule(tree) }
+func (suiteTarget) Build(ctx context.Context, tree, dir string) (program.Program, error) {
 	bin := filepath.Join(dir, "wirebench")
-	if err := build.GoBuild(ctx, tree, "./cmd/wirebench", bin, nil); err != nil {
+	if err := program.GoBuild(ctx, tree, "./cmd/wirebench", bin, nil); err != nil {
 		return nil, err
 	}
-	return build.Program{{Command: worker.Command{Path: bin, Args: []string{"worker", "--filter", "codec=raw/dataset=small"}}}}, nil
+	return program.Program{{Command: worker.Command{Path: bin, Args: []string{"worker", "--filter", "codec=raw/dataset=small"}}}}, nil
 }
 
 // TestRealProcesses builds this module's ./cmd/wirebench and runs a short

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
-	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/worker"
 )
@@ -140,7 +140,7 @@ func (r *run) setUp(ctx context.Context) error {
 	if r.base.Suite != r.head.Suite {
 		return fmt.Errorf("the base build runs suite %q and the head build suite %q: compare builds of the same suite", r.base.Suite, r.head.Suite)
 	}
-	r.names, r.missing, r.added = build.Intersect(r.base.Benchmarks, r.head.Benchmarks)
+	r.names, r.missing, r.added = program.Intersect(r.base.Benchmarks, r.head.Benchmarks)
 	if len(r.names) == 0 {
 		return fmt.Errorf("the base build (%s) and the head build (%d) have no benchmark in common", human.Plural(len(r.base.Benchmarks), "benchmark", "benchmarks"), len(r.head.Benchmarks))
 	}

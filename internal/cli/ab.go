@@ -13,10 +13,10 @@ import (
 
 	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/bench"
-	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/pipeline"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
@@ -27,7 +27,7 @@ import (
 // abRun is one same-runner A/B comparison: what to build in which trees,
 // and how to measure.
 type abRun struct {
-	Target     build.Target
+	Target     program.Target
 	Base, Head string // source trees
 	// Filter is the selection, recorded with the results.
 	Filter string
@@ -50,7 +50,7 @@ type abRun struct {
 }
 
 // abFromConfig is the A/B comparison c asks for.
-func abFromConfig(e *env, c *config.Config, target build.Target) abRun {
+func abFromConfig(e *env, c *config.Config, target program.Target) abRun {
 	return abRun{
 		Target: target, Base: c.BasePath, Head: c.HeadPath, Filter: c.Filter, AA: c.AA, Pin: c.Pin, Verbose: c.Verbose,
 		Options: ab.Options{
@@ -98,10 +98,10 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 		Title: "wirebench: same-runner A/B, " + c.HeadPath + " against " + c.BasePath, FailOn: c.FailCondition(), Notes: withNote(nil, note)}
 	o, err := runAB(ctx, e.stderr, r)
 	switch {
-	case err != nil && ctx.Err() == nil && build.Side(err) == "head":
+	case err != nil && ctx.Err() == nil && program.Side(err) == "head":
 		// The head's code failed: the gate fails, with a report.
 		return deliverBroken(ctx, e, c, pipeline.Broken(in, "The head could not be measured", err))
-	case err != nil && ctx.Err() == nil && build.Side(err) == "base":
+	case err != nil && ctx.Err() == nil && program.Side(err) == "base":
 		return badInput{err}
 	case err != nil:
 		return err
@@ -117,25 +117,25 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 
 // runAB builds both trees, starts the workers and runs the comparison,
 // with progress on progress. Setup failures (no Go toolchain, a build that
-// fails, a base without the A/B worker) wrap build.ErrSetup or
+// fails, a base without the A/B worker) wrap program.ErrSetup or
 // worker.ErrIncompatible, so the action can fall back to the stored
 // baseline.
 func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error) {
 	start := time.Now()
 	dir, err := os.MkdirTemp("", "wirebench-ab-")
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", build.ErrSetup, err)
+		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
 	defer os.RemoveAll(dir)
 	if err := r.Sandbox.Own(dir); err != nil { // the sandbox's user builds and runs in it
-		return nil, fmt.Errorf("%w: %v", build.ErrSetup, err)
+		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
-	progs := map[string]build.Program{}
+	progs := map[string]program.Program{}
 	for _, side := range []struct{ label, tree string }{{"base", r.Base}, {"head", r.Head}} {
 		t0 := time.Now()
 		prog, err := r.Target.Build(ctx, side.tree, filepath.Join(dir, side.label))
 		if err != nil {
-			return nil, &build.SideError{Side: side.label, Err: fmt.Errorf("the %s (%s): %w", side.label, side.tree, err)}
+			return nil, &program.SideError{Side: side.label, Err: fmt.Errorf("the %s (%s): %w", side.label, side.tree, err)}
 		}
 		progs[side.label] = prog
 		fmt.Fprintf(progress, "wirebench: ab: built the %s (%s) in %s\n", side.label, side.tree, time.Since(t0).Round(100*time.Millisecond))
@@ -160,13 +160,13 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		workers = progress
 	}
 	spawn := ab.Processes(progs["base"], progs["head"], ab.StartOptions{
-		StartOptions: build.StartOptions{Stderr: workers, Sandbox: r.Sandbox, CPUs: cpus},
+		StartOptions: program.StartOptions{Stderr: workers, Sandbox: r.Sandbox, CPUs: cpus},
 		Dir:          filepath.Join(dir, "run"), AA: r.AA,
 		BaseEnv: environWith("GITHUB_SHA", r.BaseCommit), HeadEnv: environWith("GITHUB_SHA", r.HeadCommit),
 	})
 	o, err := ab.Run(ctx, spawn, r.Options)
 	if err != nil {
-		if errors.Is(err, build.ErrSetup) || errors.Is(err, worker.ErrIncompatible) {
+		if errors.Is(err, program.ErrSetup) || errors.Is(err, worker.ErrIncompatible) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("same-runner A/B: %w", err)
@@ -180,7 +180,7 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 
 // countAB is runAB's comparison of counted work (ab.Count), on the
 // programs built in dir.
-func countAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]build.Program, dir string, start time.Time, built time.Duration) (*ab.Outcome, error) {
+func countAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]program.Program, dir string, start time.Time, built time.Duration) (*ab.Outcome, error) {
 	why := r.Options.Why
 	var workers io.Writer // what the workers print: with Verbose only
 	if r.Verbose {
@@ -191,7 +191,7 @@ func countAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]
 	o, err := ab.Count(ctx, base, head, count.Options{Settings: *r.Count, Dir: filepath.Join(dir, "count"),
 		Stderr: workers, Sandbox: r.Sandbox, Progress: progress}, r.Options.Compare, why)
 	if err != nil {
-		if errors.Is(err, build.ErrSetup) || errors.Is(err, worker.ErrIncompatible) {
+		if errors.Is(err, program.ErrSetup) || errors.Is(err, worker.ErrIncompatible) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("same-runner A/B, counted: %w", err)

@@ -11,13 +11,13 @@ import (
 
 	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/baseline"
-	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/deliver"
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/githubapi"
 	"github.com/wirebench/wirebench/internal/pipeline"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/source"
@@ -442,7 +442,7 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 		return o, "", nil
 	case ctx.Err() != nil:
 		return nil, "", ctx.Err()
-	case build.Side(err) == "base":
+	case program.Side(err) == "base":
 		a.gha.Warningf("same-runner A/B comparison not possible, falling back to the stored baseline: %v", err)
 		return nil, "the base could not be built or run for the same-runner A/B comparison: " + firstLine(err.Error()), nil
 	}

@@ -3,7 +3,7 @@ package count
 import (
 	"context"
 
-	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
@@ -23,7 +23,7 @@ type calibration struct {
 // the native clock decides block sizes: under Valgrind a clock reads
 // tens of times slow, and iteration counts there must be fixed.
 func (r *run) calibrate(ctx context.Context, side string, b Build) (*calibration, error) {
-	w, err := build.Start(ctx, side, side, b.Program, b.Env, build.StartOptions{Stderr: r.o.Stderr, Sandbox: r.o.Sandbox}, r.lists)
+	w, err := program.Start(ctx, side, side, b.Program, b.Env, program.StartOptions{Stderr: r.o.Stderr, Sandbox: r.o.Sandbox}, r.lists)
 	if err != nil {
 		return nil, err
 	}

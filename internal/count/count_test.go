@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/program"
 )
 
 // TestBlockSize: the largest power of two of iterations that fits the
@@ -59,9 +59,9 @@ func TestForProcess(t *testing.T) {
 // TestFirstError: the head's error is the pull request's and wins; a
 // cancellation that another error caused does not hide it, on either side.
 func TestFirstError(t *testing.T) {
-	base := &build.SideError{Side: "base", Err: errors.New("base broke")}
-	head := &build.SideError{Side: "head", Err: errors.New("head broke")}
-	headStopped := &build.SideError{Side: "head", Err: fmt.Errorf("count: %w", context.Canceled)}
+	base := &program.SideError{Side: "base", Err: errors.New("base broke")}
+	head := &program.SideError{Side: "head", Err: errors.New("head broke")}
+	headStopped := &program.SideError{Side: "head", Err: fmt.Errorf("count: %w", context.Canceled)}
 	tests := []struct {
 		errs []error
 		want error

@@ -6,8 +6,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/callgrind"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/sandbox"
 )
 
@@ -143,6 +143,6 @@ type Options struct {
 // Build is one build to count: its program, and its workers'
 // environment (secrets are dropped; nil: the process's).
 type Build struct {
-	Program build.Program
+	Program program.Program
 	Env     []string
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -42,7 +42,7 @@ func NewPair(ctx context.Context, base, head Build, o Options) (*Pair, error) {
 	if p.calB.hello.Suite != p.calH.hello.Suite {
 		return nil, fmt.Errorf("the base build runs suite %q and the head build suite %q: compare builds of the same suite", p.calB.hello.Suite, p.calH.hello.Suite)
 	}
-	p.names, p.missing, p.added = build.Intersect(p.calB.names, p.calH.names)
+	p.names, p.missing, p.added = program.Intersect(p.calB.names, p.calH.names)
 	if len(p.names) == 0 {
 		return nil, fmt.Errorf("the base build (%d benchmarks) and the head build (%d) have no benchmark in common", len(p.calB.names), len(p.calH.names))
 	}

@@ -12,15 +12,15 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
-	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/callgrind"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
 	"github.com/wirebench/wirebench/internal/stats"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
-// counter runs the parts of a program counted (build.Counter): under
+// counter runs the parts of a program counted (program.Counter): under
 // callgrind, each process's dumps in a directory of its own under dir,
 // which the sandbox's user owns.
 type counter struct {
@@ -46,10 +46,10 @@ func (c *counter) Wrap(cmd worker.Command, label string) (worker.Command, string
 	}, strings.ToLower(label))
 	dir := filepath.Join(c.dir, fmt.Sprintf("%03d-%s", n, safe))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return cmd, "", fmt.Errorf("%w: %v", build.ErrSetup, err)
+		return cmd, "", fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
 	if err := c.sandbox.Own(dir); err != nil {
-		return cmd, "", fmt.Errorf("%w: %v", build.ErrSetup, err)
+		return cmd, "", fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
 	out := filepath.Join(dir, "callgrind.out")
 	cmd.Args = c.options.Args(out, cmd.Path, cmd.Args)
@@ -65,7 +65,7 @@ type processCounts map[string]map[string]float64
 // countProcess counts every benchmark of p in one fresh process of b
 // under callgrind, in an order drawn from rng.
 func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *plan, rng *rand.Rand) (processCounts, error) {
-	w, err := build.Start(ctx, side, label, b.Program, b.Env, build.StartOptions{Stderr: r.o.Stderr, Sandbox: r.o.Sandbox, Counter: r.counter}, r.lists)
+	w, err := program.Start(ctx, side, label, b.Program, b.Env, program.StartOptions{Stderr: r.o.Stderr, Sandbox: r.o.Sandbox, Counter: r.counter}, r.lists)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *
 // as counting it): switching it on and off re-translates all the code the
 // process runs, which measured here took half the time of counting the
 // suite's medium and large datasets.
-func (r *run) countBenchmark(ctx context.Context, w *build.Worker, name string, p *plan, nextCostly bool) (map[string]float64, error) {
+func (r *run) countBenchmark(ctx context.Context, w *program.Worker, name string, p *plan, nextCostly bool) (map[string]float64, error) {
 	n := p.iterations[name]
 	blocks := r.o.Blocks
 	if n == 1 {
@@ -148,7 +148,7 @@ func timeout(ns float64, iters int) time.Duration {
 
 // plainBlock is one counted block of n iterations after pre uncounted
 // ones: its counts over n; keep leaves instrumentation on after it.
-func plainBlock(ctx context.Context, w *build.Worker, name string, n, pre int, ns float64, keep bool) (map[string]float64, error) {
+func plainBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64, keep bool) (map[string]float64, error) {
 	s, c, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), keep)
 	if err != nil {
 		return nil, err
@@ -166,7 +166,7 @@ func plainBlock(ctx context.Context, w *build.Worker, name string, n, pre int, n
 // count of n operations alone. The allocations and the units the
 // benchmark reported are the testing package's, per operation, from the
 // larger block.
-func differenceBlock(ctx context.Context, w *build.Worker, name string, n, pre int, ns float64) (map[string]float64, error) {
+func differenceBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64) (map[string]float64, error) {
 	_, c1, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), false)
 	if err != nil {
 		return nil, err

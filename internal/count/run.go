@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/program"
 )
 
 // run is a count under way: its options, the processes' dumps, what the
@@ -22,7 +22,7 @@ import (
 type run struct {
 	o       Options
 	counter *counter
-	lists   *build.Lists
+	lists   *program.Lists
 	start   time.Time
 	mu      sync.Mutex
 	done    int
@@ -37,16 +37,16 @@ type run struct {
 func newRun(o Options) (*run, error) {
 	o.defaults()
 	if o.Valgrind.Path == "" {
-		return nil, fmt.Errorf("%w: counting needs valgrind: install it with %s", build.ErrSetup, callgrind.InstallHint)
+		return nil, fmt.Errorf("%w: counting needs valgrind: install it with %s", program.ErrSetup, callgrind.InstallHint)
 	}
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
-		return nil, fmt.Errorf("%w: %v", build.ErrSetup, err)
+		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
 	if err := o.Sandbox.Own(o.Dir); err != nil {
-		return nil, fmt.Errorf("%w: %v", build.ErrSetup, err)
+		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
 	return &run{o: o, counter: &counter{valgrind: o.Valgrind, options: o.Callgrind, dir: o.Dir, sandbox: o.Sandbox},
-		lists: build.NewLists(), start: time.Now()}, nil
+		lists: program.NewLists(), start: time.Now()}, nil
 }
 
 // noteHeap records the CountHeap of one counted process of side.
@@ -138,7 +138,7 @@ func firstError(errs []error) error {
 			// A head process that the base's failure stopped is not the
 			// head's fault.
 			cancelled = cmp.Or(cancelled, err)
-		case build.Side(err) == "head":
+		case program.Side(err) == "head":
 			return err
 		default:
 			first = cmp.Or(first, err)

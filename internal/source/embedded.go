@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
-	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/count"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
 	"github.com/wirebench/wirebench/internal/shard"
@@ -144,7 +144,7 @@ func (Embedded) count(ctx context.Context, p Plan, sel bench.Selection) (*result
 	if err != nil {
 		return nil, err
 	}
-	prog := build.Program{{Command: worker.Command{Path: path, Args: []string{"worker", "--filter", "^(" + strings.Join(quoted, "|") + ")$"},
+	prog := program.Program{{Command: worker.Command{Path: path, Args: []string{"worker", "--filter", "^(" + strings.Join(quoted, "|") + ")$"},
 		// Measured in the worker as in-process runs are; set here, it
 		// also keeps the worker from re-executing itself to set it, which
 		// under valgrind would run the new process uncounted.
@@ -177,7 +177,7 @@ func shardCosts(p Plan) shard.Costs {
 
 // Target builds the suite's command, ./cmd/wirebench, and starts it as
 // `wirebench worker` serving the benchmarks p.Filter selects.
-func (Embedded) Target(p Plan) build.Target {
+func (Embedded) Target(p Plan) program.Target {
 	return embeddedTarget{filter: p.Filter, sandbox: p.Sandbox, progress: p.progress()}
 }
 
@@ -204,19 +204,19 @@ type embeddedTarget struct {
 }
 
 func (embeddedTarget) CheckTree(tree string) error {
-	if err := build.CheckModule(tree); err != nil {
+	if err := program.CheckModule(tree); err != nil {
 		return err
 	}
 	if embeddedPackage(tree) == "" {
-		return fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", build.ErrSetup, tree, embeddedPackages[0])
+		return fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", program.ErrSetup, tree, embeddedPackages[0])
 	}
 	return nil
 }
 
-func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (build.Program, error) {
+func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (program.Program, error) {
 	pkg := embeddedPackage(tree)
 	if pkg == "" {
-		return nil, fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", build.ErrSetup, tree, embeddedPackages[0])
+		return nil, fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", program.ErrSetup, tree, embeddedPackages[0])
 	}
 	tree, err := readableTree(t.sandbox, tree, t.progress)
 	if err != nil {
@@ -224,17 +224,17 @@ func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (build.Prog
 	}
 	bin := filepath.Join(dir, "wirebench")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("%w: %v", build.ErrSetup, err)
+		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
 	if err := t.sandbox.Own(dir); err != nil {
-		return nil, fmt.Errorf("%w: %v", build.ErrSetup, err)
+		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
-	if err := build.GoBuild(ctx, tree, pkg, bin, t.sandbox); err != nil {
+	if err := program.GoBuild(ctx, tree, pkg, bin, t.sandbox); err != nil {
 		return nil, err
 	}
 	args := []string{"worker"}
 	if t.filter != "" {
 		args = append(args, "--filter", t.filter)
 	}
-	return build.Program{{Command: worker.Command{Path: bin, Args: args}}}, nil
+	return program.Program{{Command: worker.Command{Path: bin, Args: args}}}, nil
 }

@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/bench"
-	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/gotest"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
 	"github.com/wirebench/wirebench/internal/worker"
@@ -107,7 +107,7 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 // Target builds a tree's test binaries with the worker and starts one
 // worker per package, GOMAXPROCS=1, in the package's directory (where its
 // testdata is).
-func (g GoTest) Target(p Plan) build.Target {
+func (g GoTest) Target(p Plan) program.Target {
 	return goTestTarget{g, p.Sandbox, p.progress(), p.Count != nil}
 }
 
@@ -120,9 +120,9 @@ type goTestTarget struct {
 	counted bool
 }
 
-func (t goTestTarget) CheckTree(tree string) error { return build.CheckModule(tree) }
+func (t goTestTarget) CheckTree(tree string) error { return program.CheckModule(tree) }
 
-func (t goTestTarget) Build(ctx context.Context, tree, dir string) (build.Program, error) {
+func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Program, error) {
 	tree, err := readableTree(t.sandbox, tree, t.progress)
 	if err != nil {
 		return nil, err
@@ -130,7 +130,7 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (build.Progra
 	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env), Sandbox: t.sandbox, TimerHooks: t.counted}
 	pkgs, err := gotest.Discover(ctx, gt, t.g.packages())
 	if err != nil {
-		return nil, codeError(fmt.Errorf("%w: %w", build.ErrSetup, err))
+		return nil, codeError(fmt.Errorf("%w: %w", program.ErrSetup, err))
 	}
 	// Before any build: a pattern that can run nothing is named.
 	if pkgs, err = gotest.Select(pkgs, t.g.Bench, strings.Join(t.g.packages(), " ")); err != nil {
@@ -138,11 +138,11 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (build.Progra
 	}
 	bins, err := gotest.Build(ctx, gt, pkgs, dir)
 	if err != nil {
-		return nil, codeError(fmt.Errorf("%w: %w", build.ErrSetup, err))
+		return nil, codeError(fmt.Errorf("%w: %w", program.ErrSetup, err))
 	}
-	var prog build.Program
+	var prog program.Program
 	for _, b := range bins {
-		prog = append(prog, build.Part{
+		prog = append(prog, program.Part{
 			Command: worker.Command{
 				Path: b.Path,
 				Args: []string{"-test.run=^" + gotest.WorkerTest + "$", "-test.bench=^$", "-test.timeout=0"},

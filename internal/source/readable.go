@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/gotest"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/sandbox"
 )
 
@@ -30,7 +30,7 @@ func readableTree(sb *sandbox.Sandbox, tree string, progress io.Writer) (string,
 	}
 	root, err := gotest.ModuleRoot(abs)
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", build.ErrSetup, err)
+		return "", fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
 	blocked, err := sb.Blocks(root)
 	if err != nil || blocked == nil {
@@ -40,11 +40,11 @@ func readableTree(sb *sandbox.Sandbox, tree string, progress io.Writer) (string,
 		return "", err
 	} else if len(out) > 0 {
 		return "", fmt.Errorf("%w: %v, so the sandbox cannot build %s, and a copy of it would lose %s, outside it: let every user through (chmod o+x %s) or move the module under a directory every user can enter",
-			build.ErrSetup, blocked, root, strings.Join(out, ", "), blocked.Dir)
+			program.ErrSetup, blocked, root, strings.Join(out, ", "), blocked.Dir)
 	}
 	view, err := sb.View(root)
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", build.ErrSetup, err)
+		return "", fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
 	rel, err := filepath.Rel(root, abs)
 	if err != nil {

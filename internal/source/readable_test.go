@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/sandbox"
 )
 
@@ -113,7 +113,7 @@ func TestUnreachableTrees(t *testing.T) {
 
 	progress.Reset()
 	_, err = GoTest{Bench: "."}.Target(p).Build(ctx, filepath.Join(closed, "outside"), filepath.Join(out, "outside"))
-	if !errors.Is(err, build.ErrSetup) {
+	if !errors.Is(err, program.ErrSetup) {
 		t.Fatalf("a module that replaces a module by a directory beside it: %v", err)
 	}
 	for _, want := range []string{barred, "go.mod names ../mod", "chmod o+x " + closed} {

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
-	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
 )
@@ -49,7 +49,7 @@ var errNoneSelected = errors.New("no benchmark matches the selection")
 // up, then Samples rounds visit every benchmark once in a freshly
 // shuffled order, one block per visit, the blocks sized so the rounds fit
 // the budget. The result is one sample of every metric per round.
-func timeOne(ctx context.Context, p build.Program, o oneOptions) (*results.Results, error) {
+func timeOne(ctx context.Context, p program.Program, o oneOptions) (*results.Results, error) {
 	if o.Samples < 2 {
 		o.Samples = 2
 	}
@@ -60,7 +60,7 @@ func timeOne(ctx context.Context, p build.Program, o oneOptions) (*results.Resul
 		o.Seed = uint64(time.Now().UnixNano())
 	}
 	start := time.Now()
-	w, err := build.Start(ctx, "", "run", p, o.Env, build.StartOptions{Stderr: o.Stderr, Sandbox: o.Sandbox}, build.NewLists())
+	w, err := program.Start(ctx, "", "run", p, o.Env, program.StartOptions{Stderr: o.Stderr, Sandbox: o.Sandbox}, program.NewLists())
 	if err != nil {
 		return nil, err
 	}

@@ -6,9 +6,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/wirebench/wirebench/internal/build"
 	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/gotest"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
 )
@@ -30,7 +30,7 @@ type Source interface {
 // tree: Target builds a tree's benchmarks as p selects them.
 type Buildable interface {
 	Source
-	Target(p Plan) build.Target
+	Target(p Plan) program.Target
 }
 
 // Plan is how to measure.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/ab"
-	"github.com/wirebench/wirebench/internal/build"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/shard"
 )
@@ -19,11 +19,11 @@ import (
 func TestEmbeddedTarget(t *testing.T) {
 	target := Embedded{}.Target(Plan{Filter: "x"})
 	dir := t.TempDir()
-	if err := target.CheckTree(dir); !errors.Is(err, build.ErrSetup) || !strings.Contains(err.Error(), "no go.mod") {
+	if err := target.CheckTree(dir); !errors.Is(err, program.ErrSetup) || !strings.Contains(err.Error(), "no go.mod") {
 		t.Errorf("empty dir: %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644)
-	if err := target.CheckTree(dir); !errors.Is(err, build.ErrSetup) || !strings.Contains(err.Error(), "no ./cmd/wirebench") {
+	if err := target.CheckTree(dir); !errors.Is(err, program.ErrSetup) || !strings.Contains(err.Error(), "no ./cmd/wirebench") {
 		t.Errorf("module without cmd/wirebench: %v", err)
 	}
 	// A tree from before the command was renamed, then one after.
@@ -36,7 +36,7 @@ func TestEmbeddedTarget(t *testing.T) {
 	if got := embeddedPackage(dir); got != "./cmd/wirebench" {
 		t.Errorf("with both commands the tree builds %s, want ./cmd/wirebench", got)
 	}
-	if err := target.CheckTree(filepath.Join(dir, "nope")); !errors.Is(err, build.ErrSetup) {
+	if err := target.CheckTree(filepath.Join(dir, "nope")); !errors.Is(err, program.ErrSetup) {
 		t.Errorf("a missing dir: %v", err)
 	}
 }
@@ -160,7 +160,7 @@ func TestGoTestOneSided(t *testing.T) {
 	ctx := context.Background()
 	target := GoTest{Packages: []string{"./..."}, Bench: "."}.Target(Plan{})
 	work := t.TempDir()
-	var progs [2]build.Program
+	var progs [2]program.Program
 	for i, dir := range []string{tree("Kept", "Gone"), tree("Kept", "Added")} {
 		p, err := target.Build(ctx, dir, filepath.Join(work, fmt.Sprint(i)))
 		if err != nil {
