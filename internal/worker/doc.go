@@ -1,10 +1,15 @@
-// Package worker is the same-runner A/B mode's worker: a long-lived
-// process (`wirebench worker`) that holds a prepared suite and, on request,
-// warms up and runs one named benchmark for a given number of iterations,
-// answering with the time, allocations and bytes it measured. The
-// orchestrator (internal/ab) starts workers of both builds — the base, the
-// head and a second base worker for its A/A check — and alternates them in
-// short blocks, so both builds see the same machine at the same moment.
+// Package worker is the measuring end of a build: a long-lived process
+// (`wirebench worker`, or a test binary with the worker added) that holds
+// a prepared suite and, on request, warms up and runs one named benchmark
+// for a given number of iterations, answering with the time, allocations
+// and bytes it measured, or, under callgrind, counts one block of it
+// (Request.Count). How one block is measured is the worker's; which
+// blocks, in which processes, is its caller's: the same-runner A/B
+// orchestrator (internal/ab) starts workers of both builds — the base,
+// the head and a second base worker for its A/A check — and alternates
+// them in short blocks, so both builds see the same machine at the same
+// moment; counting (internal/count) starts fresh processes of a build
+// under callgrind.
 //
 // # Protocol
 //
