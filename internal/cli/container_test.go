@@ -522,9 +522,14 @@ func e2eSharedImage(t *testing.T) (*e2ePodman, *e2eImage) {
 	return e2eShared.pm, e2eShared.image
 }
 
-// TestMain removes what the container tests shared once every test is
-// done.
+// TestMain notes the package's directory (e2eDir) and, once every test
+// is done, removes what the container tests shared.
 func TestMain(m *testing.M) {
+	var err error
+	if e2eDir, err = os.Getwd(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	code := m.Run()
 	for i := len(e2eShared.atExit) - 1; i >= 0; i-- {
 		e2eShared.atExit[i]()
@@ -665,12 +670,17 @@ func (p *e2ePodman) output(ctx context.Context, args ...string) (string, error) 
 	return string(out), nil
 }
 
+// e2eDir is this package's directory, where the test binary starts: the
+// tests that call the commands in-process move the working directory
+// (wb), and the container tests run beside one of them.
+var e2eDir string
+
 // e2eRepoRoot is the module root (the test runs in internal/cli).
 func e2eRepoRoot() (string, error) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		return "", err
+	if e2eDir == "" {
+		return "", errors.New("the package's directory is not known: TestMain sets it")
 	}
+	root := filepath.Join(e2eDir, "..", "..")
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		return "", fmt.Errorf("module root not found at %s: %w", root, err)
 	}

@@ -25,7 +25,7 @@ func containerUserBenchmarks(t *testing.T, h *e2eHarness) {
 	fake.AddToken(token, fakegithub.ActionsBot)
 	repo := map[string][]byte{}
 	for _, name := range []string{"go.mod", "go.sum", "order.proto", "order.pb.go", "order.go", "order_test.go"} {
-		data, err := os.ReadFile(filepath.Join("testdata", "userrepo", name))
+		data, err := os.ReadFile(filepath.Join(e2eDir, "testdata", "userrepo", name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -91,6 +91,9 @@ func TestCountedModule(t *testing.T) {
 		t.Skip("counts processes under valgrind")
 	}
 	needValgrind(t)
+	// Counts do not mind a neighbour: it runs beside the container tests,
+	// the only other parallel tests (wb moves the working directory).
+	t.Parallel()
 	base := countedModule(t, "1000", "40")
 	slower := countedModule(t, "1100", "40")
 	bigger := countedModule(t, "1000", "41")
