@@ -105,10 +105,7 @@ func TestCheckConfirmsInANewProcess(t *testing.T) {
 		t.Skip("builds and measures")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "wb")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/wirebench").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := cliBinary(t)
 	run := func(args ...string) (int, string) {
 		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir

@@ -492,14 +492,13 @@ func newE2EHarness(t *testing.T, limit time.Duration) *e2eHarness {
 
 // e2eShared is what every container test shares: one podman store and one
 // image, with the Go toolchain (the A/B scenarios build in it), made by
-// the first test that needs them and removed when the tests end.
+// the first test that needs them and removed when the tests end (atExit).
 var e2eShared struct {
 	once      sync.Once
 	pm        *e2ePodman
 	image     *e2eImage
 	mu        sync.Mutex
-	harnesses int      // harnesses made, numbering their containers
-	atExit    []func() // removes them, in reverse
+	harnesses int // harnesses made, numbering their containers
 }
 
 // e2eSharedImage returns the shared store and image, making them on the
@@ -520,21 +519,6 @@ func e2eSharedImage(t *testing.T) (*e2ePodman, *e2eImage) {
 		t.Fatal("the container tests' image could not be made: see the first container test's failure")
 	}
 	return e2eShared.pm, e2eShared.image
-}
-
-// TestMain notes the package's directory (e2eDir) and, once every test
-// is done, removes what the container tests shared.
-func TestMain(m *testing.M) {
-	var err error
-	if e2eDir, err = os.Getwd(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	for i := len(e2eShared.atExit) - 1; i >= 0; i-- {
-		e2eShared.atExit[i]()
-	}
-	os.Exit(code)
 }
 
 // e2eBudget is the time left before the test binary's deadline, minus a
@@ -596,7 +580,7 @@ func newE2EPodman(ctx context.Context, t *testing.T, bin string) *e2ePodman {
 		t.Fatal(err)
 	}
 	pm := &e2ePodman{bin: bin, env: env, store: store}
-	e2eShared.atExit = append(e2eShared.atExit, func() {
+	atExit = append(atExit, func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		_, _ = pm.output(ctx, "rmi", "--all", "--force")
@@ -669,11 +653,6 @@ func (p *e2ePodman) output(ctx context.Context, args ...string) (string, error) 
 	}
 	return string(out), nil
 }
-
-// e2eDir is this package's directory, where the test binary starts: the
-// tests that call the commands in-process move the working directory
-// (wb), and the container tests run beside one of them.
-var e2eDir string
 
 // e2eRepoRoot is the module root (the test runs in internal/cli).
 func e2eRepoRoot() (string, error) {

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -55,10 +54,7 @@ func TestUserGODEBUG(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "wb")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/wirebench").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := cliBinary(t)
 	for _, godebug := range []string{"", "memprofilerate=0"} {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cmd := exec.CommandContext(ctx, bin, "help")

@@ -8,9 +8,11 @@ import (
 	"maps"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +20,63 @@ import (
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/source"
 )
+
+// e2eDir is this package's directory, where the test binary starts: the
+// tests that call the commands in-process move the working directory
+// (wb), and the container tests run beside one of them.
+var e2eDir string
+
+// atExit are what the tests share and TestMain removes, in reverse.
+var atExit []func()
+
+// TestMain notes the package's directory (e2eDir) and, once every test
+// is done, removes what the tests shared (atExit).
+func TestMain(m *testing.M) {
+	var err error
+	if e2eDir, err = os.Getwd(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	for i := len(atExit) - 1; i >= 0; i-- {
+		atExit[i]()
+	}
+	os.Exit(code)
+}
+
+// cli is the wirebench binary the tests that run it as a process share,
+// built once from ../../cmd/wirebench.
+var cli struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// cliBinary returns the built wirebench binary, building it on the first
+// call.
+func cliBinary(t *testing.T) string {
+	t.Helper()
+	cli.once.Do(func() {
+		dir, err := os.MkdirTemp("", "wirebench-cli-test-")
+		if err != nil {
+			cli.err = err
+			return
+		}
+		atExit = append(atExit, func() { os.RemoveAll(dir) })
+		path := filepath.Join(dir, "wirebench")
+		cmd := exec.Command("go", "build", "-o", path, "./cmd/wirebench")
+		cmd.Dir = filepath.Join(e2eDir, "..", "..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			cli.err = fmt.Errorf("go build ./cmd/wirebench: %v\n%s", err, out)
+			return
+		}
+		cli.path = path
+	})
+	if cli.err != nil {
+		t.Fatal(cli.err)
+	}
+	return cli.path
+}
 
 // wb runs Main in dir with args and returns the exit status and output.
 func wb(t *testing.T, dir string, args ...string) (int, string, string) {
