@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -155,18 +154,14 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		}
 		r.Options.Why += fmt.Sprintf("; every worker ran on CPU %d", cpus[0])
 	}
-	var workers io.Writer // what the workers print: with Verbose only (their last lines come with an error)
-	if r.Verbose {
-		workers = progress
-	}
 	spawn := ab.Processes(progs["base"], progs["head"], ab.StartOptions{
-		StartOptions: program.StartOptions{Stderr: workers, Sandbox: r.Sandbox, CPUs: cpus},
+		StartOptions: program.StartOptions{Stderr: r.workers(progress), Sandbox: r.Sandbox, CPUs: cpus},
 		Dir:          filepath.Join(dir, "run"), AA: r.AA,
 		BaseEnv: environWith("GITHUB_SHA", r.BaseCommit), HeadEnv: environWith("GITHUB_SHA", r.HeadCommit),
 	})
 	o, err := ab.Run(ctx, spawn, r.Options)
 	if err != nil {
-		if errors.Is(err, program.ErrSetup) || errors.Is(err, worker.ErrIncompatible) {
+		if program.IsSetup(err) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("same-runner A/B: %w", err)
@@ -182,16 +177,12 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 // programs built in dir.
 func countAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]program.Program, dir string, start time.Time, built time.Duration) (*ab.Outcome, error) {
 	why := r.Options.Why
-	var workers io.Writer // what the workers print: with Verbose only
-	if r.Verbose {
-		workers = progress
-	}
 	base := count.Build{Program: progs["base"], Env: environWith("GITHUB_SHA", r.BaseCommit)}
 	head := count.Build{Program: progs["head"], Env: environWith("GITHUB_SHA", r.HeadCommit)}
 	o, err := ab.Count(ctx, base, head, count.Options{Settings: *r.Count, Dir: filepath.Join(dir, "count"),
-		Stderr: workers, Sandbox: r.Sandbox, Progress: progress}, r.Options.Compare, why)
+		Stderr: r.workers(progress), Sandbox: r.Sandbox, Progress: progress}, r.Options.Compare, why)
 	if err != nil {
-		if errors.Is(err, program.ErrSetup) || errors.Is(err, worker.ErrIncompatible) {
+		if program.IsSetup(err) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("same-runner A/B, counted: %w", err)
@@ -200,6 +191,15 @@ func countAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]
 	fmt.Fprintf(progress, "wirebench: ab: %s in all (builds %s, counting %s in %d processes of each build)\n",
 		time.Since(start).Round(100*time.Millisecond), built.Round(100*time.Millisecond), o.Elapsed.Round(100*time.Millisecond), o.Rounds)
 	return o, nil
+}
+
+// workers is where what the workers print goes: progress with Verbose,
+// nowhere otherwise (their last lines come with an error).
+func (r abRun) workers(progress io.Writer) io.Writer {
+	if r.Verbose {
+		return progress
+	}
+	return nil
 }
 
 // finishAB records in o what the workers could not know: the filter, the

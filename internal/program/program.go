@@ -54,6 +54,14 @@ type Part struct {
 // that cannot is, and must fail the check.
 var ErrSetup = errors.New("cannot build or start the benchmarks")
 
+// IsSetup reports whether err is a failure to set the benchmarks up:
+// ErrSetup, or a build whose workers speak another protocol
+// (worker.ErrIncompatible). Whose it is (Side) says whether the caller
+// may fall back to the stored baseline.
+func IsSetup(err error) bool {
+	return errors.Is(err, ErrSetup) || errors.Is(err, worker.ErrIncompatible)
+}
+
 // SideError is a failure of one build: the base's or the head's.
 type SideError struct {
 	Side string // "base" or "head"
