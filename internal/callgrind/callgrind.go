@@ -58,8 +58,8 @@ func (o Options) Geometry() string {
 
 // Args are valgrind's arguments that count prog (with its arguments)
 // the way Begin and End expect, its dumps written to outFile.1-T,
-// outFile.2-T, ... in the order of the blocks, one per thread T that ran
-// in the block: callgrind, instrumentation off until Begin, quiet
+// outFile.2-T, ... in the order of the blocks, one per thread T of the
+// process: callgrind, instrumentation off until Begin, quiet
 // (Valgrind's own messages only when something is wrong), the threads
 // apart (see Dumps), and with CacheSim the cache simulation.
 func (o Options) Args(outFile, prog string, args []string) []string {
@@ -214,12 +214,14 @@ func parseSummary(events, values []string) (Counts, error) {
 // order: the first call reads the first block's, the next the second's,
 // and so on, each file removed once read.
 //
-// A block's count is the sum over the threads that ran in it but the Go
-// runtime's monitor (sysmon), which wakes up on the clock, not on the
-// work: measured here, it added a few hundred instructions to a block of
-// 700,000 on a quiet machine and 1% to one of 1,400,000 beside other
-// work, so without it a count would move with the machine's load. Apart,
-// the block's own thread counted the same loop to the instruction.
+// A block's count is the sum over the threads of the process (End dumps
+// them all: a goroutine that blocked in the kernel may go on on another
+// thread, and work may be handed to one) but the Go runtime's monitor
+// (sysmon), which wakes up on the clock, not on the work: measured here,
+// it added a few hundred instructions to a block of 700,000 on a quiet
+// machine and 1% to one of 1,400,000 beside other work, so with it a
+// count would move with the machine's load. Without it the same loop
+// counts the same to the instruction.
 type Dumps struct {
 	OutFile string
 	next    int

@@ -7,9 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -117,9 +119,12 @@ func TestRequestAssembly(t *testing.T) {
 }
 
 // TestCountsUnderValgrind runs this test binary under callgrind, where
-// TestCountingHelper counts blocks of a loop of known length, and checks
-// what the dumps say: the same block twice the same count, twice the
-// iterations twice the count, and nothing counted outside the blocks.
+// TestCountingHelper counts blocks of known work, and checks what the
+// dumps say: the same block twice the same count, twice the iterations
+// twice the count, nothing counted outside the blocks, and all of a
+// block's work counted, and no other block's, whatever thread ran it:
+// work handed to a goroutine locked to a thread of its own, and a loop
+// that sleeps in a system call every iteration.
 func TestCountsUnderValgrind(t *testing.T) {
 	if OnValgrind() {
 		t.Skip("already under valgrind")
@@ -131,23 +136,27 @@ func TestCountsUnderValgrind(t *testing.T) {
 		}
 		t.Skip(err)
 	}
-	out := filepath.Join(t.TempDir(), "callgrind.out")
-	cmd := exec.Command(vg.Path, Options{}.Args(out, os.Args[0], []string{"-test.run=^TestCountingHelper$", "-test.v"})...)
-	cmd.Env = Env(append(os.Environ(), "WIREBENCH_COUNTING_HELPER=1"))
-	if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), "counted 3 blocks") {
-		t.Fatalf("the helper under valgrind: %v\n%s", err, b)
-	}
-	d := Dumps{OutFile: out}
-	var ir []float64
-	for range 3 {
-		c, err := d.Next()
-		if err != nil {
-			t.Fatal(err)
+	count := func(t *testing.T, kind string) [3]float64 {
+		out := filepath.Join(t.TempDir(), "callgrind.out")
+		cmd := exec.Command(vg.Path, Options{}.Args(out, os.Args[0], []string{"-test.run=^TestCountingHelper$", "-test.v"})...)
+		cmd.Env = Env(append(os.Environ(), "WIREBENCH_COUNTING_HELPER="+kind))
+		if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), "counted 3 blocks") {
+			t.Fatalf("the helper under valgrind: %v\n%s", err, b)
 		}
-		ir = append(ir, float64(c.Ir))
-	}
-	if _, err := d.Next(); !errors.Is(err, ErrNoDump) {
-		t.Errorf("a fourth dump: %v, want ErrNoDump", err)
+		d := Dumps{OutFile: out}
+		var ir [3]float64
+		for i := range ir {
+			c, err := d.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ir[i] = float64(c.Ir)
+		}
+		if _, err := d.Next(); !errors.Is(err, ErrNoDump) {
+			t.Errorf("a fourth dump: %v, want ErrNoDump", err)
+		}
+		t.Logf("%s: blocks of 1, 1 and 2 times the work counted %.0f, %.0f and %.0f instructions", kind, ir[0], ir[1], ir[2])
+		return ir
 	}
 	// The loop body is a handful of instructions an iteration; the
 	// requests around it a few dozen. The runtime's monitor thread, which
@@ -157,29 +166,100 @@ func TestCountsUnderValgrind(t *testing.T) {
 	// size meets one or two). Without it two blocks of the same loop count
 	// the same to the instruction.
 	const preemptions = 5000
-	if math.Abs(ir[0]-ir[1]) > preemptions || ir[0] < 4*helperN || ir[0] > 20*helperN {
-		t.Errorf("two blocks of %d iterations counted %v and %v instructions", helperN, ir[0], ir[1])
+	loop := count(t, "loop")
+	if math.Abs(loop[0]-loop[1]) > preemptions || loop[0] < 4*helperN || loop[0] > 20*helperN {
+		t.Errorf("two blocks of %d iterations counted %v and %v instructions", helperN, loop[0], loop[1])
 	}
-	if d := ir[2] - 2*min(ir[0], ir[1]); math.Abs(d) > 2*preemptions {
-		t.Errorf("twice the iterations counted %v instead of %v (%+v)", ir[2], 2*min(ir[0], ir[1]), d)
+	if d := loop[2] - 2*min(loop[0], loop[1]); math.Abs(d) > 2*preemptions {
+		t.Errorf("twice the iterations counted %v instead of %v (%+v)", loop[2], 2*min(loop[0], loop[1]), d)
+	}
+	// Work that moves between threads is the loop's, helperOps times
+	// helperWork iterations a block, and the scheduler's handing over, up
+	// to handover instructions an operation: a channel's round trip
+	// between two threads (measured: 5,000-8,000), or an idle thread the
+	// runtime wakes while the goroutine sleeps in the kernel, which looks
+	// for work (runtime.findRunnable, stealWork) for as long as the clock
+	// lets it (1,000-3,000). Counted on the calling thread alone, the same
+	// blocks came out 60% short or 33% long (what an earlier block left
+	// on another thread), or 97% short when another thread did the work.
+	const handover = 10_000
+	perIteration := min(loop[0], loop[1]) / helperN
+	work := perIteration * helperOps * helperWork
+	for _, kind := range []string{"locked", "syscall"} {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel() // counting does not mind a neighbour
+			ir := count(t, kind)
+			for i, scale := range []float64{1, 1, 2} {
+				if want := scale * work; ir[i] < want || ir[i] > want+scale*helperOps*handover {
+					t.Errorf("block %d of %v times the work counted %.0f instructions, want its work's %.0f and at most %d more an operation",
+						i+1, scale, ir[i], want, handover)
+				}
+			}
+		})
 	}
 }
 
-const helperN = 100_000
+// The helpers' sizes: helperN iterations of the loop, or helperOps
+// operations of helperWork iterations each.
+const (
+	helperN    = 100_000
+	helperOps  = 20
+	helperWork = 10_000
+)
 
 var sink int
 
+// work is the helpers' loop.
+func work(n int) {
+	for i := range n {
+		sink += i ^ (i >> 3)
+	}
+}
+
+// TestCountingHelper counts three blocks (1, 1 and 2 times the work) of
+// the kind WIREBENCH_COUNTING_HELPER names: "loop", a loop on the
+// block's goroutine; "locked", operations handed to a goroutine locked
+// to a thread of its own (runtime.LockOSThread), so all the work runs on
+// another thread than the one that begins and ends the block; "syscall",
+// operations that each sleep 50µs in a system call and then loop, so the
+// goroutine may go on on another thread.
 func TestCountingHelper(t *testing.T) {
-	if os.Getenv("WIREBENCH_COUNTING_HELPER") == "" {
+	kind := os.Getenv("WIREBENCH_COUNTING_HELPER")
+	if kind == "" {
 		t.Skip("run by TestCountsUnderValgrind")
 	}
 	if !OnValgrind() {
 		t.Fatal("not under valgrind")
 	}
-	for _, n := range []int{helperN, helperN, 2 * helperN} {
+	jobs, done := make(chan int), make(chan struct{})
+	if kind == "locked" {
+		go func() {
+			runtime.LockOSThread()
+			for n := range jobs {
+				work(n)
+				done <- struct{}{}
+			}
+		}()
+		defer close(jobs)
+	}
+	for _, scale := range []int{1, 1, 2} {
 		Begin()
-		for i := range n {
-			sink += i ^ (i >> 3)
+		switch kind {
+		case "loop":
+			work(scale * helperN)
+		case "locked":
+			for range scale * helperOps {
+				jobs <- helperWork
+				<-done
+			}
+		case "syscall":
+			for range scale * helperOps {
+				ts := syscall.NsecToTimespec(50_000)
+				syscall.Nanosleep(&ts, nil)
+				work(helperWork)
+			}
+		default:
+			t.Fatalf("WIREBENCH_COUNTING_HELPER=%q", kind)
 		}
 		End(true)
 	}

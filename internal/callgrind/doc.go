@@ -8,8 +8,8 @@
 // `valgrind --tool=callgrind --instr-atstart=no` (Command), so nothing is
 // instrumented until the worker itself asks, and brackets each measured
 // block with client requests (Begin, End): start instrumentation, zero
-// the counters, run the block, dump the counters to a file, stop
-// instrumentation. The orchestrator reads the dump (ReadDump) and turns
+// the counters of every thread, run the block, dump every thread's
+// counters to a file, stop instrumentation. The orchestrator reads the dump (ReadDump) and turns
 // it into per-operation counts (Counts).
 //
 // The client requests are issued from assembly (amd64 and arm64, no cgo),

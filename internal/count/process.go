@@ -73,7 +73,7 @@ func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *
 	if err := w.Countable(); err != nil {
 		return nil, err
 	}
-	r.noteHeap(side, w.CountHeap())
+	r.noteWay(side, w.CountWay())
 	out := processCounts{}
 	order := rng.Perm(len(p.names))
 	for k, i := range order {

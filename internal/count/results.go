@@ -25,7 +25,7 @@ func (r *run) results(side string, h worker.Hello, p *plan, sizes map[string]int
 	}
 	res.Settings = results.Settings{Seed: r.o.Seed, Source: "wirebench count", Elapsed: time.Since(r.start), Rounds: len(procs),
 		Counter: &results.Counter{Tool: "callgrind", Version: r.o.Valgrind.Version, CacheSim: r.o.Callgrind.CacheSim,
-			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks, Heap: r.heap(side)}}
+			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks, Heap: r.way(side).Heap, Threads: r.way(side).Threads}}
 	for _, key := range p.names {
 		pkg, name := results.SplitKey(key)
 		codec, dataset, op := results.NameParts(name)

@@ -15,6 +15,7 @@ import (
 	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/program"
+	"github.com/wirebench/wirebench/internal/worker"
 )
 
 // run is a count under way: its options, the processes' dumps, what the
@@ -27,10 +28,10 @@ type run struct {
 	mu      sync.Mutex
 	done    int
 	total   int
-	// heaps is, per side ("" for One), the worker.Hello.CountHeap its
-	// counted processes announced: one value when they all agreed, ""
-	// otherwise.
-	heaps map[string]string
+	// ways is, per side ("" for One), the worker.CountWay its counted
+	// processes announced: each field one value when they all agreed,
+	// "" otherwise.
+	ways map[string]worker.CountWay
 }
 
 // newRun starts a count with o, its defaults filled in.
@@ -49,24 +50,29 @@ func newRun(o Options) (*run, error) {
 		lists: program.NewLists(), start: time.Now()}, nil
 }
 
-// noteHeap records the CountHeap of one counted process of side.
-func (r *run) noteHeap(side, heap string) {
+// noteWay records the CountWay of one counted process of side.
+func (r *run) noteWay(side string, way worker.CountWay) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.heaps == nil {
-		r.heaps = map[string]string{}
+	if r.ways == nil {
+		r.ways = map[string]worker.CountWay{}
 	}
-	if prev, ok := r.heaps[side]; ok && prev != heap {
-		heap = ""
+	if prev, ok := r.ways[side]; ok {
+		if prev.Heap != way.Heap {
+			way.Heap = ""
+		}
+		if prev.Threads != way.Threads {
+			way.Threads = ""
+		}
 	}
-	r.heaps[side] = heap
+	r.ways[side] = way
 }
 
-// heap is the CountHeap side's counted processes agreed on.
-func (r *run) heap(side string) string {
+// way is the CountWay side's counted processes agreed on.
+func (r *run) way(side string) worker.CountWay {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.heaps[side]
+	return r.ways[side]
 }
 
 // job is one counted process to run: which build, with which plan.

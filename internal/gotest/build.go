@@ -154,8 +154,10 @@ func writeOverlay(pkgs []Package, dir string, extra map[string]string, hooks boo
 			TimerStop, TimerStart, TimerReset int
 			DirtyHeap                         string
 			DirtyHeapBytes                    int
+			AllThreads                        string
+			MonitorZero, MonitorDump          string
 		}{p.Name, p.ImportPath, p.Internal, p.External, worker.Version, hooks, TimerHook, TimerStop, TimerStart, TimerReset,
-			worker.DirtyHeap, worker.DirtyHeapBytes}
+			worker.DirtyHeap, worker.DirtyHeapBytes, worker.AllThreads, callgrind.MonitorZero, callgrind.MonitorDump}
 		files := []struct {
 			name string
 			tmpl *template.Template

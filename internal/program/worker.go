@@ -209,18 +209,24 @@ func (m *Worker) Countable() error {
 	return nil
 }
 
-// CountHeap is the worker.Hello.CountHeap of m's workers: theirs when
+// CountWay is the worker.CountWay of m's workers: each field theirs when
 // they all say the same, "" otherwise.
-func (m *Worker) CountHeap() string {
-	heap := ""
+func (m *Worker) CountWay() worker.CountWay {
+	var way worker.CountWay
 	for i, c := range m.parts {
-		h := c.Handshake().CountHeap
-		if i > 0 && h != heap {
-			return ""
+		w := c.Handshake().CountWay()
+		if i == 0 {
+			way = w
+			continue
 		}
-		heap = h
+		if w.Heap != way.Heap {
+			way.Heap = ""
+		}
+		if w.Threads != way.Threads {
+			way.Threads = ""
+		}
 	}
-	return heap
+	return way
 }
 
 // Count runs one counted block of the benchmark key (worker.Client.Count)

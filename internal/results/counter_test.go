@@ -20,6 +20,8 @@ func TestCounterLine(t *testing.T) {
 		{"cache", Counter{Tool: "callgrind", Version: "3.22.0", Method: CountBlock, Processes: 5, Blocks: 3, CacheSim: true,
 			Geometry: "I1 32768,8,64 D1 32768,8,64 LL 8388608,16,64", Heap: "dirty"},
 			"callgrind 3.22.0 method=block processes=5 blocks=3 cache=I1_32768,8,64_D1_32768,8,64_LL_8388608,16,64 heap=dirty"},
+		{"all threads", Counter{Tool: "callgrind", Version: "3.19.0", Method: CountBlock, Processes: 5, Blocks: 3, Heap: "dirty", Threads: "all"},
+			"callgrind 3.19.0 method=block processes=5 blocks=3 heap=dirty threads=all"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,6 +44,12 @@ func TestCounterLine(t *testing.T) {
 	now := tests[1].c
 	d := old.Diff(&now)
 	want := []Difference{{"counting method", CountBlock, CountTimer}, {"heap", "not recorded", "dirty"}}
+	if !reflect.DeepEqual(d, want) {
+		t.Errorf("Diff = %v, want %v", d, want)
+	}
+	threads := tests[3].c
+	d = now.Diff(&threads)
+	want = []Difference{{"counting method", CountTimer, CountBlock}, {"threads", "not recorded", "all"}}
 	if !reflect.DeepEqual(d, want) {
 		t.Errorf("Diff = %v, want %v", d, want)
 	}

@@ -123,6 +123,12 @@ type Counter struct {
 	// it), or "" where the workers did not say (a block then counted up to
 	// 2-3% more or fewer instructions by what ran before it).
 	Heap string `json:"heap,omitempty"`
+	// Threads is whose work a block's count holds: "all" (worker.AllThreads:
+	// every thread's of the process but the Go runtime's monitor), or ""
+	// where the workers did not say (the thread that began the block
+	// only: a benchmark that blocks in the kernel, sleeps or hands work
+	// to another thread lost that work from its count now and then).
+	Threads string `json:"threads,omitempty"`
 }
 
 // Counting methods (Counter.Method).
@@ -133,8 +139,8 @@ const (
 )
 
 // Diff lists how c and o differ in what decides a count, old (c) to new
-// (o): the tool, its version, the cache simulation, the method and the
-// heap.
+// (o): the tool, its version, the cache simulation, the method, the
+// heap and the threads.
 func (c *Counter) Diff(o *Counter) []Difference {
 	var d []Difference
 	add := func(field, a, b string) {
@@ -147,13 +153,15 @@ func (c *Counter) Diff(o *Counter) []Difference {
 	add("cache simulation", c.cache(), o.cache())
 	add("counting method", c.Method, o.Method)
 	add("heap", orNotSaid(c.Heap), orNotSaid(o.Heap))
+	add("threads", orNotSaid(c.Threads), orNotSaid(o.Threads))
 	return d
 }
 
 // String is the counter as the Go benchmark format's
 // "wirebench-counter:" line writes it: "callgrind 3.19.0 method=block
 // processes=5 blocks=3", with " cache=GEOMETRY" (its spaces as "_") when
-// the cache was simulated and " heap=dirty" when recorded. ParseCounter reads it back.
+// the cache was simulated, " heap=dirty" and " threads=all" when
+// recorded. ParseCounter reads it back.
 func (c *Counter) String() string {
 	s := fmt.Sprintf("%s %s method=%s processes=%d blocks=%d", c.Tool, c.Version, c.Method, c.Processes, c.Blocks)
 	if c.CacheSim {
@@ -161,6 +169,9 @@ func (c *Counter) String() string {
 	}
 	if c.Heap != "" {
 		s += " heap=" + c.Heap
+	}
+	if c.Threads != "" {
+		s += " threads=" + c.Threads
 	}
 	return s
 }
@@ -197,6 +208,8 @@ func ParseCounter(s string) (*Counter, error) {
 			c.CacheSim, c.Geometry = true, strings.ReplaceAll(v, "_", " ")
 		case "heap":
 			c.Heap = v
+		case "threads":
+			c.Threads = v
 		}
 		if err != nil || c.Processes < 0 || c.Blocks < 0 {
 			return nil, fmt.Errorf("counter %q: %s=%s is not a count", s, k, v)

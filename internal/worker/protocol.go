@@ -44,6 +44,10 @@ type Hello struct {
 	// allocates from: "dirty" (DirtyHeap), or "" from a worker that
 	// does not say (older ones: fresh or used memory, by chance).
 	CountHeap string `json:"count_heap,omitempty"`
+	// CountThreads, with Counting, says whose work a counted block's
+	// dumps hold: "all" (AllThreads), or "" from a worker that does not
+	// say (older ones: the thread that began the block only).
+	CountThreads string `json:"count_threads,omitempty"`
 	// BlockSetup is set by a worker whose block runs a benchmark function
 	// whole, its own setup and the testing package's work included (a
 	// test binary's worker): a count per operation is then the
@@ -72,6 +76,21 @@ const (
 	DirtyHeap      = "dirty"
 	DirtyHeapBytes = 512 << 20
 )
+
+// AllThreads is Hello.CountThreads of a worker whose counted block zeroes
+// and dumps the counters of every thread of the process
+// (callgrind.MonitorZero, callgrind.MonitorDump), so what a benchmark's
+// goroutine did after it moved to another thread, and what it handed to
+// other threads, is counted; callgrind's own requests act on the calling
+// thread alone.
+const AllThreads = "all"
+
+// CountWay is how a counting worker counts its blocks, as its Hello says
+// (CountHeap, CountThreads).
+type CountWay struct{ Heap, Threads string }
+
+// CountWay is h's.
+func (h Hello) CountWay() CountWay { return CountWay{Heap: h.CountHeap, Threads: h.CountThreads} }
 
 // Ops of the protocol.
 const (

@@ -82,6 +82,7 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, s Suite, opts Options)
 		srv.counting = true
 		dirtyHeap()
 		hello.CountHeap = DirtyHeap
+		hello.CountThreads = AllThreads
 	}
 	for i := range s.Benchmarks {
 		b := &s.Benchmarks[i]
