@@ -166,6 +166,10 @@ type Result struct {
 	// Counter is how the candidate's work was counted, nil when it was
 	// timed (results.Settings.Counter).
 	Counter *results.Counter
+	// Unseen lists the candidate's counted benchmarks whose counts
+	// explain little of their native time (results.Results.Unseen): what
+	// makes them slower, a count may not see.
+	Unseen []results.Unseen
 }
 
 // Method is how timings were compared.

@@ -48,7 +48,7 @@ func One(ctx context.Context, b Build, o Options) (*results.Results, error) {
 		}
 		maps.Copy(procs[j.replicate], j.out)
 	}
-	return r.results("", cal.hello, p, cal.sizes, procs), nil
+	return r.results("", cal, p, procs), nil
 }
 
 // oneJobs is the counted processes of One, longest first. Each of the

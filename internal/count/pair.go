@@ -118,5 +118,5 @@ func (p *Pair) count(ctx context.Context, jobs []*job, planB, planH *plan) (base
 			procsH = append(procsH, j.out)
 		}
 	}
-	return p.r.results("base", p.calB.hello, planB, p.calB.sizes, procsB), p.r.results("head", p.calH.hello, planH, p.calH.sizes, procsH), nil
+	return p.r.results("base", p.calB, planB, procsB), p.r.results("head", p.calH, planH, procsH), nil
 }

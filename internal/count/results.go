@@ -5,13 +5,15 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/results"
-	"github.com/wirebench/wirebench/internal/worker"
 )
 
 // results turns the processes' counts of one build into results: per
 // benchmark one sample of every unit per process, its block size as the
-// sample's iterations, the encoded size of serialize benchmarks.
-func (r *run) results(side string, h worker.Hello, p *plan, sizes map[string]int, procs []processCounts) *results.Results {
+// sample's iterations, the encoded size of serialize benchmarks, and the
+// native time of an operation the calibration measured (what the count
+// must explain: results.Unseen).
+func (r *run) results(side string, cal *calibration, p *plan, procs []processCounts) *results.Results {
+	h, sizes := cal.hello, cal.sizes
 	res := results.New(h.Suite, h.Env)
 	// The hello is the calibration's, run natively; every counted
 	// process ran with GOMAXPROCS=1 (callgrind.Env).
@@ -29,7 +31,7 @@ func (r *run) results(side string, h worker.Hello, p *plan, sizes map[string]int
 	for _, key := range p.names {
 		pkg, name := results.SplitKey(key)
 		codec, dataset, op := results.NameParts(name)
-		b := results.Benchmark{Pkg: pkg, Name: name, Codec: codec, Dataset: dataset, Op: op}
+		b := results.Benchmark{Pkg: pkg, Name: name, Codec: codec, Dataset: dataset, Op: op, NativeNsPerOp: cal.nsPerOp[key]}
 		units := map[string]bool{}
 		for _, pc := range procs {
 			if _, ok := pc[key]; !ok {

@@ -42,6 +42,9 @@ func comparisonDocument(in Input) *document {
 	if s := countedSentence(r, candidateElapsed(in)); s != "" {
 		d.add(s + "\n\n")
 	}
+	if s := unseenSentence(r.Unseen, true); s != "" {
+		d.add("> " + s + "\n\n")
+	}
 	d.add(notesText(in))
 	d.addNotice()
 	if len(r.Missing) > 0 {

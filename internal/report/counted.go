@@ -42,7 +42,7 @@ func countedSentence(r *compare.Result, elapsed time.Duration) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Counted, not timed: %s under Valgrind's callgrind %s, %s, in %s of %s, %s; a process's blocks reduce to their median, and the processes are the replicates of Welch's t-test. A count does not move with what else runs on the machine. ",
 		units, c.Version, cache, human.Plural(c.Processes, "process", "processes"), who, methodText(c.Method))
-	fmt.Fprintf(&b, "Counting cannot see %s. Wall time was not measured", countBlind)
+	fmt.Fprintf(&b, "Counting cannot see %s. Wall time was not compared (it was taken natively only to size the blocks and to see how much of each operation's time the count explains)", countBlind)
 	if elapsed > 0 {
 		fmt.Fprintf(&b, "; counting took %s", elapsed.Round(time.Second))
 	}
@@ -80,4 +80,38 @@ func speedWord(r *compare.Result) string {
 		return "count"
 	}
 	return "timing"
+}
+
+// maxUnseenNamed is how many benchmarks unseenSentence names; the others
+// are counted.
+const maxUnseenNamed = 5
+
+// unseenSentence says which counted benchmarks' counts explain little of
+// their native time (results.Unseen) and what that means for their
+// verdicts; "" when there are none. With md the names are escaped for
+// Markdown.
+func unseenSentence(us []results.Unseen, md bool) string {
+	if len(us) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, u := range us[:min(len(us), maxUnseenNamed)] {
+		name := elide(ShortName(u.Name), maxNameBytes)
+		if md {
+			name = escapeInline(name)
+		}
+		parts = append(parts, fmt.Sprintf("%s counted %s instructions/op in %s/op natively (%.2g an ns)",
+			name, FormatCount(u.InstructionsPerOp), strings.TrimSpace(FormatNs(u.NativeNsPerOp)), u.PerNs()))
+	}
+	if rest := len(us) - len(parts); rest > 0 {
+		parts = append(parts, human.Plural(rest, "other", "others"))
+	}
+	flag := "--metric time"
+	if md {
+		flag = "`" + flag + "`"
+	}
+	return fmt.Sprintf("⚠️ Counting saw little of the time of %s: %s. CPU-bound code counts %g or more instructions per nanosecond of its native time; "+
+		"the rest of these operations' time is waiting (sleep, locks, other threads), the kernel or memory, which only a clock sees, "+
+		"so a pass on them says only that their counted work did not grow. Time them with %s.",
+		human.Plural(len(us), "benchmark", "benchmarks"), strings.Join(parts, "; "), results.MinCountedPerNs, flag)
 }

@@ -43,6 +43,9 @@ func firstRunDocument(in Input) *document {
 
 	d.add("#### This run\n\n")
 	runTable(d, cand, in.Details)
+	if s := unseenSentence(cand.Unseen(), true); s != "" {
+		d.add("> " + s + "\n\n")
+	}
 	trendSection(d, nil, in.History, cand)
 	d.add(detailsOpen("Environment") + envColumn(cand.Env) + detailsClose)
 	d.add(footer(in.Details))
@@ -59,6 +62,10 @@ const foldRunRows = 60
 func runTable(d *document, r *results.Results, details string) {
 	datasets, byDataset := cells(r)
 	if len(datasets) > 0 {
+		speed := FormatNs
+		if r.Settings.Counter != nil {
+			speed = FormatCount // instructions/op or est-cycles/op
+		}
 		t := &table{
 			head: "| Dataset | Codec | Size | Serialize | Deserialize | Ser allocs | Deser allocs | Ser B/op | Deser B/op |\n|:--|:--|--:|--:|--:|--:|--:|--:|--:|\n",
 			more: moreRows(details),
@@ -69,7 +76,7 @@ func runTable(d *document, r *results.Results, details string) {
 			for _, c := range byDataset[ds] {
 				t.rows = append(t.rows, row{tier: tierRun, text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 					escapeCell(c.dataset), escapeCell(c.codec), ifHas(c.hasSize, FormatBytes(c.size)),
-					ifHas(c.hasSer, FormatNs(c.ser)), ifHas(c.hasDeser, FormatNs(c.deser)),
+					ifHas(c.hasSer, speed(c.ser)), ifHas(c.hasDeser, speed(c.deser)),
 					ifHas(c.hasSer, formatCount(c.serAllocs)), ifHas(c.hasDeser, formatCount(c.deserAllocs)),
 					ifHas(c.hasSer, FormatBytes(c.serBytes)), ifHas(c.hasDeser, FormatBytes(c.deserBytes)))})
 			}

@@ -43,7 +43,8 @@ const (
 //	  "judged": {"timings", "timings_gated", "timings_inconclusive", "timings_not_enforced",
 //	             "timings_median_mde", "other", "other_gated"},
 //	  "history": {"runs", "same_code", "needed", "more_runs", "settings_match", "settings_differ",
-//	              "speed": {"shift", "lo", "hi", "outside"} | null} | null
+//	              "speed": {"shift", "lo", "hi", "outside"} | null} | null,
+//	  "unseen": [{"name", "instructions_per_op", "native_ns_per_op", "instructions_per_ns"}]
 //	}
 //
 // Comparisons also carry "paired" (same-runner pairs), "unconfirmed" (a
@@ -82,6 +83,10 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 		MachineDiffers: diffs(r.MachineDiffers), OtherDiffers: diffs(r.OtherDiffers),
 		Comparisons: []jsonComparison{},
 		Missing:     orEmpty(r.Missing), New: orEmpty(r.New), UnitMismatch: orEmpty(r.UnitMismatch),
+		Unseen: []jsonUnseen{},
+	}
+	for _, u := range r.Unseen {
+		doc.Unseen = append(doc.Unseen, jsonUnseen{Name: u.Name, InstructionsPerOp: u.InstructionsPerOp, NativeNsPerOp: u.NativeNsPerOp, PerNs: num(u.PerNs())})
 	}
 	if r.Failed(failOn) {
 		doc.Verdict = "fail"
@@ -212,6 +217,15 @@ type jsonDoc struct {
 	AACheck        *jsonAA          `json:"aa_check"`
 	Judged         jsonJudged       `json:"judged"`
 	History        *jsonHistory     `json:"history"`
+	Unseen         []jsonUnseen     `json:"unseen"`
+}
+
+// jsonUnseen is a results.Unseen.
+type jsonUnseen struct {
+	Name              string  `json:"name"`
+	InstructionsPerOp float64 `json:"instructions_per_op"`
+	NativeNsPerOp     float64 `json:"native_ns_per_op"`
+	PerNs             num     `json:"instructions_per_ns"`
 }
 
 type jsonJudged struct {

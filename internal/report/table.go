@@ -103,8 +103,11 @@ func RunTable(w io.Writer, r *results.Results) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "\nMedians of %s, each counted under %s %s. Deserialize decodes and reads every field. Wall time was not measured.\n",
+		fmt.Fprintf(w, "\nMedians of %s, each counted under %s %s. Deserialize decodes and reads every field. Wall time was not compared.\n",
 			human.Plural(counter.Processes, "process", "processes"), counter.Tool, counter.Version)
+		if s := unseenSentence(r.Unseen(), false); s != "" {
+			fmt.Fprintf(w, "\n%s\n", s)
+		}
 		return nil
 	}
 	fmt.Fprintln(tw, "dataset\tcodec\tsize\tserialize\tdeserialize\tser MB/s\tdeser MB/s\tser allocs\tdeser allocs\tser B/op\tdeser B/op\t")
@@ -218,6 +221,9 @@ func writeGeneric(w io.Writer, r *results.Results) error {
 	}
 	if n := r.Settings.Rounds; n > 0 {
 		fmt.Fprintf(w, "\nMedians of %s.\n", human.Plural(n, "sample", "samples"))
+	}
+	if s := unseenSentence(r.Unseen(), false); s != "" {
+		fmt.Fprintf(w, "\n%s\n", s)
 	}
 	return nil
 }

@@ -264,6 +264,11 @@ type Benchmark struct {
 	// Iterations is the batch size behind each sample, in sample order.
 	Iterations []int64  `json:"iterations,omitempty"`
 	Metrics    []Metric `json:"metrics"`
+	// NativeNsPerOp is, on a counted run, how long one operation took
+	// natively in the calibration before counting (one short warm-up on
+	// this machine): too rough to gate on, but what a count must explain
+	// (see Unseen). 0 when not measured.
+	NativeNsPerOp float64 `json:"native_ns_per_op,omitempty"`
 	// Shard is the index of the shard that measured this benchmark, in
 	// merged results; 0 otherwise.
 	Shard int `json:"shard,omitempty"`

@@ -1,0 +1,116 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// countedRun is a counted run of two module benchmarks in 5 processes:
+// an encoder whose count explains its time (11 instructions an ns) and
+// one that sleeps (0.005), whose name a pull request chose.
+func countedRun(t *testing.T, sleep float64) *results.Results {
+	t.Helper()
+	base, _ := fixtureEnvs(true)
+	r := results.New("go test", base)
+	r.Settings.Counter = &results.Counter{Tool: "callgrind", Version: "3.19.0", Method: results.CountTimer, Processes: 5, Blocks: 3, Heap: "dirty", Threads: "all"}
+	for _, b := range []struct {
+		name         string
+		instructions float64
+		nativeNs     float64
+	}{
+		{"BenchmarkEncode", 2360, 207},
+		{"BenchmarkSleep_<b>@octocat</b>", 5390 * sleep, 1.1e6},
+	} {
+		rb := results.Benchmark{Pkg: "example.com/m", Name: b.name, NativeNsPerOp: b.nativeNs}
+		for k := range 5 {
+			rb.Iterations = append(rb.Iterations, 64)
+			rb.Add(results.UnitInstructionsPerOp, b.instructions*(1+0.0001*float64(k)))
+			rb.Add(results.UnitAllocsPerOp, 0)
+		}
+		r.Benchmarks = append(r.Benchmarks, rb)
+	}
+	return r
+}
+
+// TestUnseenInEveryReport: a counted benchmark whose count explains
+// little of its native time is named, with its numbers, in the text and
+// Markdown comparisons, the JSON report, the run table and a first run's
+// report; a benchmark whose count explains its time is not, and the name
+// stays inert in Markdown.
+func TestUnseenInEveryReport(t *testing.T) {
+	base, cand := countedRun(t, 1), countedRun(t, 1.001)
+	res, err := compare.Compare(base, cand, compare.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "Counting saw little of the time of 1 benchmark: "
+	numbers := "counted 5.40k instructions/op in 1.10 ms/op natively (0.0049 an ns)"
+
+	var text bytes.Buffer
+	if err := Text(&text, res); err != nil {
+		t.Fatal(err)
+	}
+	md := Markdown(Input{Result: res, Candidate: cand}, Options{})
+	var table bytes.Buffer
+	if err := RunTable(&table, cand); err != nil {
+		t.Fatal(err)
+	}
+	first := Markdown(Input{Candidate: cand}, Options{})
+	for name, out := range map[string]string{"text": text.String(), "markdown": md, "run table": table.String(), "first run": first} {
+		if !strings.Contains(out, want) || !strings.Contains(out, numbers) {
+			t.Errorf("%s: no %q with %q:\n%s", name, want, numbers, out)
+		}
+		if strings.Contains(out, "Encode counted") {
+			t.Errorf("%s names the encoder, whose count explains its time", name)
+		}
+	}
+	for name, out := range map[string]string{"markdown": md, "first run": first} {
+		if strings.Contains(out, "<b>@octocat") {
+			t.Errorf("%s: the benchmark's name is not escaped:\n%s", name, out)
+		}
+	}
+
+	var doc struct {
+		Unseen []struct {
+			Name              string  `json:"name"`
+			InstructionsPerOp float64 `json:"instructions_per_op"`
+			NativeNsPerOp     float64 `json:"native_ns_per_op"`
+			PerNs             float64 `json:"instructions_per_ns"`
+		} `json:"unseen"`
+	}
+	var js bytes.Buffer
+	if err := JSON(&js, res, compare.FailOnRegression); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Unseen) != 1 || doc.Unseen[0].Name != "example.com/m BenchmarkSleep_<b>@octocat</b>" ||
+		doc.Unseen[0].NativeNsPerOp != 1.1e6 || doc.Unseen[0].PerNs > 0.005 {
+		t.Errorf("JSON unseen = %+v", doc.Unseen)
+	}
+}
+
+// TestCountedFirstRunTable: a counted run of the suite shows counts in a
+// first run's table, not times.
+func TestCountedFirstRunTable(t *testing.T) {
+	env, _ := fixtureEnvs(true)
+	r := results.New("default", env)
+	r.Settings.Counter = &results.Counter{Tool: "callgrind", Version: "3.19.0", Method: results.CountBlock, Processes: 5, Blocks: 3}
+	for _, op := range []string{results.OpSerialize, results.OpDeserialize} {
+		b := results.Benchmark{Name: "Benchmark" + op + "/codec=protobuf/dataset=small", Codec: "protobuf", Dataset: "small", Op: op}
+		for range 5 {
+			b.Add(results.UnitInstructionsPerOp, 2360)
+		}
+		r.Benchmarks = append(r.Benchmarks, b)
+	}
+	md := Markdown(Input{Candidate: r}, Options{})
+	if !strings.Contains(md, "| small | protobuf | - | 2.36k | 2.36k |") {
+		t.Errorf("the first run's table does not show the counts:\n%s", md)
+	}
+}
