@@ -112,6 +112,10 @@ func TestRequestAssembly(t *testing.T) {
 		if strings.Count(src, "·myRequest(SB)") != 1 || strings.Contains(src, "clientRequest(SB)") {
 			t.Errorf("%s: the function is not renamed once:\n%s", arch, src)
 		}
+		if arch == "amd64" && (strings.Count(src, "·myRequestCPUID(SB)") != 1 || strings.Count(src, "·myRequestXGETBV0(SB)") != 1 ||
+			strings.Contains(src, "·cpuid(SB)") || strings.Contains(src, "·xgetbv0(SB)")) {
+			t.Errorf("%s: the CPUID functions are not renamed once:\n%s", arch, src)
+		}
 	}
 	if RequestAssembly("riscv64", "f") != "" {
 		t.Error("riscv64 has assembly")

@@ -17,3 +17,26 @@ TEXT ·clientRequest(SB), NOSPLIT, $0-56
 	XCHGQ BX, BX
 	MOVQ DX, ret+48(FP)
 	RET
+
+// The CPU's feature leaves, for CPU (cpu.go): CPUID with AX and CX
+// given, and XGETBV of register 0 (which state the OS saves: without it
+// AVX and AVX-512 registers cannot be used even where CPUID offers them).
+
+// func cpuid(ax, cx uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL ax+0(FP), AX
+	MOVL cx+4(FP), CX
+	CPUID
+	MOVL AX, a+8(FP)
+	MOVL BX, b+12(FP)
+	MOVL CX, c+16(FP)
+	MOVL DX, d+20(FP)
+	RET
+
+// func xgetbv0() (a, d uint32)
+TEXT ·xgetbv0(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	BYTE $0x0f; BYTE $0x01; BYTE $0xd0 // XGETBV
+	MOVL AX, a+0(FP)
+	MOVL DX, d+4(FP)
+	RET

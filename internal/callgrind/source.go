@@ -19,7 +19,13 @@ var (
 //
 //	func fn(req, a1, a2, a3, a4, a5 uintptr) uintptr
 //
-// itself. One source, so the two copies cannot drift apart.
+// itself. On amd64 it also holds the CPUID reads (ReadCPUID), named
+// fn+"CPUID" and fn+"XGETBV0":
+//
+//	func fnCPUID(ax, cx uint32) (a, b, c, d uint32)
+//	func fnXGETBV0() (a, d uint32)
+//
+// One source, so the two copies cannot drift apart.
 func RequestAssembly(goarch, fn string) string {
 	var src string
 	switch goarch {
@@ -30,5 +36,5 @@ func RequestAssembly(goarch, fn string) string {
 	default:
 		return ""
 	}
-	return strings.Replace(src, "·clientRequest(SB)", "·"+fn+"(SB)", 1)
+	return strings.NewReplacer("·clientRequest(SB)", "·"+fn+"(SB)", "·cpuid(SB)", "·"+fn+"CPUID(SB)", "·xgetbv0(SB)", "·"+fn+"XGETBV0(SB)").Replace(src)
 }

@@ -2,8 +2,10 @@ package count
 
 import (
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -27,7 +29,10 @@ func (r *run) results(side string, cal *calibration, p *plan, procs []processCou
 	}
 	res.Settings = results.Settings{Seed: r.o.Seed, Source: "wirebench count", Elapsed: time.Since(r.start), Rounds: len(procs),
 		Counter: &results.Counter{Tool: "callgrind", Version: r.o.Valgrind.Version, CacheSim: r.o.Callgrind.CacheSim,
-			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks, Heap: r.way(side).Heap, Threads: r.way(side).Threads}}
+			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks, Heap: r.way(side).Heap, Threads: r.way(side).Threads, CPU: r.way(side).CPU}}
+	if cpu := res.Settings.Counter.CPU; cpu != "" && h.CPUID != nil {
+		res.Settings.Counter.Lacks = callgrind.FeatureList(callgrind.Lacking(h.CPUID.Features(), strings.Fields(cpu)))
+	}
 	for _, key := range p.names {
 		pkg, name := results.SplitKey(key)
 		codec, dataset, op := results.NameParts(name)

@@ -58,12 +58,7 @@ func (r *run) noteWay(side string, way worker.CountWay) {
 		r.ways = map[string]worker.CountWay{}
 	}
 	if prev, ok := r.ways[side]; ok {
-		if prev.Heap != way.Heap {
-			way.Heap = ""
-		}
-		if prev.Threads != way.Threads {
-			way.Threads = ""
-		}
+		way = prev.Agree(way)
 	}
 	r.ways[side] = way
 }

@@ -32,11 +32,17 @@ var (
 	requestSource string
 	//go:embed norequest.go.tmpl
 	noRequestSource string
+	//go:embed cpuid.go.tmpl
+	cpuidSource string
+	//go:embed nocpuid.go.tmpl
+	noCPUIDSource string
 
 	workerTmpl    = template.Must(template.New("worker").Parse(workerSource))
 	registerTmpl  = template.Must(template.New("register").Parse(registerSource))
 	requestTmpl   = template.Must(template.New("request").Parse(requestSource))
 	noRequestTmpl = template.Must(template.New("norequest").Parse(noRequestSource))
+	cpuidTmpl     = template.Must(template.New("cpuid").Parse(cpuidSource))
+	noCPUIDTmpl   = template.Must(template.New("nocpuid").Parse(noCPUIDSource))
 )
 
 // requestFunc is the worker's Valgrind client request, whose assembly is
@@ -49,6 +55,8 @@ const (
 	registerFile  = "zz_wirebench_register_test.go"
 	requestFile   = "zz_wirebench_request_test.go"
 	noRequestFile = "zz_wirebench_norequest_test.go"
+	cpuidFile     = "zz_wirebench_cpuid_amd64_test.go"
+	noCPUIDFile   = "zz_wirebench_nocpuid_test.go"
 )
 
 // requestAssembly names the assembly file of the worker's client request
@@ -161,7 +169,7 @@ func writeOverlay(pkgs []Package, dir string, extra map[string]string, hooks boo
 		files := []struct {
 			name string
 			tmpl *template.Template
-		}{{workerFile, workerTmpl}, {requestFile, requestTmpl}, {noRequestFile, noRequestTmpl}}
+		}{{workerFile, workerTmpl}, {requestFile, requestTmpl}, {noRequestFile, noRequestTmpl}, {cpuidFile, cpuidTmpl}, {noCPUIDFile, noCPUIDTmpl}}
 		if len(p.External) > 0 {
 			files = append(files, struct {
 				name string

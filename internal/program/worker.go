@@ -214,17 +214,11 @@ func (m *Worker) Countable() error {
 func (m *Worker) CountWay() worker.CountWay {
 	var way worker.CountWay
 	for i, c := range m.parts {
-		w := c.Handshake().CountWay()
 		if i == 0 {
-			way = w
+			way = c.Handshake().CountWay()
 			continue
 		}
-		if w.Heap != way.Heap {
-			way.Heap = ""
-		}
-		if w.Threads != way.Threads {
-			way.Threads = ""
-		}
+		way = way.Agree(c.Handshake().CountWay())
 	}
 	return way
 }

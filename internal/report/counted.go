@@ -47,7 +47,20 @@ func countedSentence(r *compare.Result, elapsed time.Duration) string {
 		fmt.Fprintf(&b, "; counting took %s", elapsed.Round(time.Second))
 	}
 	b.WriteString(".")
+	if s := lacksSentence(c); s != "" {
+		b.WriteString(" " + s)
+	}
 	return b.String()
+}
+
+// lacksSentence says which of the machine's CPU features the CPU counted
+// on lacked (results.Counter.Lacks); "" when none or not recorded.
+func lacksSentence(c *results.Counter) string {
+	if c == nil || c.Lacks == "" {
+		return ""
+	}
+	return fmt.Sprintf("Valgrind's virtual CPU lacks %s, which this machine's has: code that picks its path by CPU features was counted on another path than it runs natively.",
+		strings.Join(strings.Fields(c.Lacks), ", "))
 }
 
 // methodText says how a count per operation was made.

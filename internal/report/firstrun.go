@@ -43,6 +43,9 @@ func firstRunDocument(in Input) *document {
 
 	d.add("#### This run\n\n")
 	runTable(d, cand, in.Details)
+	if s := lacksSentence(cand.Settings.Counter); s != "" {
+		d.add(s + "\n\n")
+	}
 	if s := unseenSentence(cand.Unseen(), true); s != "" {
 		d.add("> " + s + "\n\n")
 	}

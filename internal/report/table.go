@@ -105,8 +105,10 @@ func RunTable(w io.Writer, r *results.Results) error {
 		}
 		fmt.Fprintf(w, "\nMedians of %s, each counted under %s %s. Deserialize decodes and reads every field. Wall time was not compared.\n",
 			human.Plural(counter.Processes, "process", "processes"), counter.Tool, counter.Version)
-		if s := unseenSentence(r.Unseen(), false); s != "" {
-			fmt.Fprintf(w, "\n%s\n", s)
+		for _, s := range []string{lacksSentence(counter), unseenSentence(r.Unseen(), false)} {
+			if s != "" {
+				fmt.Fprintf(w, "\n%s\n", s)
+			}
 		}
 		return nil
 	}
@@ -222,8 +224,10 @@ func writeGeneric(w io.Writer, r *results.Results) error {
 	if n := r.Settings.Rounds; n > 0 {
 		fmt.Fprintf(w, "\nMedians of %s.\n", human.Plural(n, "sample", "samples"))
 	}
-	if s := unseenSentence(r.Unseen(), false); s != "" {
-		fmt.Fprintf(w, "\n%s\n", s)
+	for _, s := range []string{lacksSentence(r.Settings.Counter), unseenSentence(r.Unseen(), false)} {
+		if s != "" {
+			fmt.Fprintf(w, "\n%s\n", s)
+		}
 	}
 	return nil
 }

@@ -17,7 +17,8 @@ func countedRun(t *testing.T, sleep float64) *results.Results {
 	t.Helper()
 	base, _ := fixtureEnvs(true)
 	r := results.New("go test", base)
-	r.Settings.Counter = &results.Counter{Tool: "callgrind", Version: "3.19.0", Method: results.CountTimer, Processes: 5, Blocks: 3, Heap: "dirty", Threads: "all"}
+	r.Settings.Counter = &results.Counter{Tool: "callgrind", Version: "3.19.0", Method: results.CountTimer, Processes: 5, Blocks: 3, Heap: "dirty", Threads: "all",
+		CPU: "sse2 avx2", Lacks: "avx512f sha_ni"}
 	for _, b := range []struct {
 		name         string
 		instructions float64
@@ -41,7 +42,8 @@ func countedRun(t *testing.T, sleep float64) *results.Results {
 // little of its native time is named, with its numbers, in the text and
 // Markdown comparisons, the JSON report, the run table and a first run's
 // report; a benchmark whose count explains its time is not, and the name
-// stays inert in Markdown.
+// stays inert in Markdown. Each also says which CPU features Valgrind's
+// CPU lacked.
 func TestUnseenInEveryReport(t *testing.T) {
 	base, cand := countedRun(t, 1), countedRun(t, 1.001)
 	res, err := compare.Compare(base, cand, compare.Defaults())
@@ -64,6 +66,9 @@ func TestUnseenInEveryReport(t *testing.T) {
 	for name, out := range map[string]string{"text": text.String(), "markdown": md, "run table": table.String(), "first run": first} {
 		if !strings.Contains(out, want) || !strings.Contains(out, numbers) {
 			t.Errorf("%s: no %q with %q:\n%s", name, want, numbers, out)
+		}
+		if !strings.Contains(out, "Valgrind's virtual CPU lacks avx512f, sha_ni, which this machine's has") {
+			t.Errorf("%s does not say which CPU features the count lacked:\n%s", name, out)
 		}
 		if strings.Contains(out, "Encode counted") {
 			t.Errorf("%s names the encoder, whose count explains its time", name)

@@ -22,6 +22,9 @@ func TestCounterLine(t *testing.T) {
 			"callgrind 3.22.0 method=block processes=5 blocks=3 cache=I1_32768,8,64_D1_32768,8,64_LL_8388608,16,64 heap=dirty"},
 		{"all threads", Counter{Tool: "callgrind", Version: "3.19.0", Method: CountBlock, Processes: 5, Blocks: 3, Heap: "dirty", Threads: "all"},
 			"callgrind 3.19.0 method=block processes=5 blocks=3 heap=dirty threads=all"},
+		{"cpu", Counter{Tool: "callgrind", Version: "3.19.0", Method: CountBlock, Processes: 5, Blocks: 3, Heap: "dirty", Threads: "all",
+			CPU: "sse2 avx2 bmi2", Lacks: "avx512f avx512bw"},
+			"callgrind 3.19.0 method=block processes=5 blocks=3 heap=dirty threads=all cpu=sse2,avx2,bmi2 lacks=avx512f,avx512bw"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,6 +49,10 @@ func TestCounterLine(t *testing.T) {
 	want := []Difference{{"counting method", CountBlock, CountTimer}, {"heap", "not recorded", "dirty"}}
 	if !reflect.DeepEqual(d, want) {
 		t.Errorf("Diff = %v, want %v", d, want)
+	}
+	cpu := tests[4].c
+	if d := tests[3].c.Diff(&cpu); !reflect.DeepEqual(d, []Difference{{"counted CPU's features", "not recorded", "sse2 avx2 bmi2"}}) {
+		t.Errorf("Diff = %v, want the CPU counted on (and not what it lacks)", d)
 	}
 	threads := tests[3].c
 	d = now.Diff(&threads)

@@ -129,6 +129,13 @@ type Counter struct {
 	// only: a benchmark that blocks in the kernel, sleeps or hands work
 	// to another thread lost that work from its count now and then).
 	Threads string `json:"threads,omitempty"`
+	// CPU is the features of the CPU the workers counted on, Valgrind's
+	// virtual CPU (callgrind.FeatureList: "sse2 sse3 ... avx2 bmi2"), and
+	// Lacks those of the machine's own CPU it lacked: code that picks its
+	// path by CPU features was counted on another path than it runs
+	// natively. "" where not recorded.
+	CPU   string `json:"cpu,omitempty"`
+	Lacks string `json:"lacks,omitempty"`
 }
 
 // Counting methods (Counter.Method).
@@ -140,7 +147,7 @@ const (
 
 // Diff lists how c and o differ in what decides a count, old (c) to new
 // (o): the tool, its version, the cache simulation, the method, the
-// heap and the threads.
+// heap, the threads and the features of the CPU counted on.
 func (c *Counter) Diff(o *Counter) []Difference {
 	var d []Difference
 	add := func(field, a, b string) {
@@ -154,14 +161,15 @@ func (c *Counter) Diff(o *Counter) []Difference {
 	add("counting method", c.Method, o.Method)
 	add("heap", orNotSaid(c.Heap), orNotSaid(o.Heap))
 	add("threads", orNotSaid(c.Threads), orNotSaid(o.Threads))
+	add("counted CPU's features", orNotSaid(c.CPU), orNotSaid(o.CPU))
 	return d
 }
 
 // String is the counter as the Go benchmark format's
 // "wirebench-counter:" line writes it: "callgrind 3.19.0 method=block
 // processes=5 blocks=3", with " cache=GEOMETRY" (its spaces as "_") when
-// the cache was simulated, " heap=dirty" and " threads=all" when
-// recorded. ParseCounter reads it back.
+// the cache was simulated, " heap=dirty", " threads=all", " cpu=F,F,..."
+// and " lacks=F,F,..." when recorded. ParseCounter reads it back.
 func (c *Counter) String() string {
 	s := fmt.Sprintf("%s %s method=%s processes=%d blocks=%d", c.Tool, c.Version, c.Method, c.Processes, c.Blocks)
 	if c.CacheSim {
@@ -172,6 +180,12 @@ func (c *Counter) String() string {
 	}
 	if c.Threads != "" {
 		s += " threads=" + c.Threads
+	}
+	if c.CPU != "" {
+		s += " cpu=" + strings.ReplaceAll(c.CPU, " ", ",")
+	}
+	if c.Lacks != "" {
+		s += " lacks=" + strings.ReplaceAll(c.Lacks, " ", ",")
 	}
 	return s
 }
@@ -210,6 +224,10 @@ func ParseCounter(s string) (*Counter, error) {
 			c.Heap = v
 		case "threads":
 			c.Threads = v
+		case "cpu":
+			c.CPU = strings.ReplaceAll(v, ",", " ")
+		case "lacks":
+			c.Lacks = strings.ReplaceAll(v, ",", " ")
 		}
 		if err != nil || c.Processes < 0 || c.Blocks < 0 {
 			return nil, fmt.Errorf("counter %q: %s=%s is not a count", s, k, v)

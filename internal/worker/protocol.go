@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -48,6 +49,9 @@ type Hello struct {
 	// dumps hold: "all" (AllThreads), or "" from a worker that does not
 	// say (older ones: the thread that began the block only).
 	CountThreads string `json:"count_threads,omitempty"`
+	// CPUID is the worker's CPU features as it reads them (under Valgrind,
+	// Valgrind's virtual CPU's); nil from a worker that does not say.
+	CPUID *callgrind.CPUID `json:"cpuid,omitempty"`
 	// BlockSetup is set by a worker whose block runs a benchmark function
 	// whole, its own setup and the testing package's work included (a
 	// test binary's worker): a count per operation is then the
@@ -85,12 +89,31 @@ const (
 // thread alone.
 const AllThreads = "all"
 
-// CountWay is how a counting worker counts its blocks, as its Hello says
-// (CountHeap, CountThreads).
-type CountWay struct{ Heap, Threads string }
+// CountWay is how a counting worker counts its blocks, as its Hello says:
+// CountHeap, CountThreads, and CPU, the features of the CPU it counted on
+// (callgrind.FeatureList of its CPUID; "" when it does not say).
+type CountWay struct{ Heap, Threads, CPU string }
 
 // CountWay is h's.
-func (h Hello) CountWay() CountWay { return CountWay{Heap: h.CountHeap, Threads: h.CountThreads} }
+func (h Hello) CountWay() CountWay {
+	w := CountWay{Heap: h.CountHeap, Threads: h.CountThreads}
+	if h.CPUID != nil {
+		w.CPU = callgrind.FeatureList(h.CPUID.Features())
+	}
+	return w
+}
+
+// Agree is what w and o say alike: each field theirs where they agree,
+// "" where they do not (processes of one build that counted differently).
+func (w CountWay) Agree(o CountWay) CountWay {
+	agree := func(a, b string) string {
+		if a != b {
+			return ""
+		}
+		return a
+	}
+	return CountWay{Heap: agree(w.Heap, o.Heap), Threads: agree(w.Threads, o.Threads), CPU: agree(w.CPU, o.CPU)}
+}
 
 // Ops of the protocol.
 const (

@@ -78,6 +78,9 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, s Suite, opts Options)
 	srv := &server{suite: s, opts: opts, byName: make(map[string]*Benchmark, len(s.Benchmarks)), out: bufio.NewWriter(w)}
 	hello := Hello{Protocol: Protocol, Version: opts.Version, MinVersion: opts.MinVersion, Suite: s.Name, Env: s.Env, Benchmarks: []string{},
 		Counting: callgrind.OnValgrind()}
+	if id := callgrind.ReadCPUID(); id != (callgrind.CPUID{}) {
+		hello.CPUID = &id
+	}
 	if hello.Counting {
 		srv.counting = true
 		dirtyHeap()
