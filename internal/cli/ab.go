@@ -155,7 +155,7 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		r.Options.Why += fmt.Sprintf("; every worker ran on CPU %d", cpus[0])
 	}
 	spawn := ab.Processes(progs["base"], progs["head"], ab.StartOptions{
-		StartOptions: program.StartOptions{Stderr: r.workers(progress), Sandbox: r.Sandbox, CPUs: cpus},
+		StartOptions: program.StartOptions{Stderr: r.workers(progress), Sandbox: r.Sandbox, CPUs: cpus, EveryCPU: !r.Pin},
 		Dir:          filepath.Join(dir, "run"), AA: r.AA,
 		BaseEnv: environWith("GITHUB_SHA", r.BaseCommit), HeadEnv: environWith("GITHUB_SHA", r.HeadCommit),
 	})

@@ -19,7 +19,7 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 	if err := comparable(base, cand, opts); err != nil {
 		return nil, err
 	}
-	res := &Result{Options: opts, BaselineEnv: base.Env, CandidateEnv: cand.Env, Counter: cand.Settings.Counter, Unseen: cand.Unseen()}
+	res := &Result{Options: opts, BaselineEnv: base.Env, CandidateEnv: cand.Env, Counter: cand.Settings.Counter, Unseen: cand.Unseen(), Serial: cand.Serial()}
 	res.MachineDiffers, res.OtherDiffers = splitDiff(base.Env, cand.Env)
 	pairs := res.pairUp(base, cand)
 	if len(pairs) == 0 {

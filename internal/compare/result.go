@@ -170,6 +170,10 @@ type Result struct {
 	// explain little of their native time (results.Results.Unseen): what
 	// makes them slower, a count may not see.
 	Unseen []results.Unseen
+	// Serial lists the candidate's counted benchmarks that call
+	// RunParallel (results.Results.Serial): their counts are their serial
+	// work.
+	Serial []string
 }
 
 // Method is how timings were compared.

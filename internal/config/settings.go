@@ -202,7 +202,7 @@ var settings = []setting{
 		help:  "run the built-in A/A check: a second base worker measured like the head and compared with the first, every benchmark (the head is then compared with both); if it flags anything, timings do not fail the run",
 		value: func(c *Config) flag.Value { return boolValue{&c.AA} }},
 	{name: "pin", cmds: []Command{AB, Action}, def: "true",
-		help:  "in the same-runner A/B mode, run every worker on one CPU (the last of those wirebench may use, when it may use two or more), so the base's and the head's blocks meet the same neighbours; false for benchmarks of parallel code, which a single CPU would serialize",
+		help:  "in the same-runner A/B mode, run every worker on one CPU (the last of those wirebench may use, when it may use two or more), so the base's and the head's blocks meet the same neighbours; false runs them on every CPU, GOMAXPROCS as go test sets it (a package with a benchmark that calls b.RunParallel always runs so: one CPU would serialize it)",
 		value: func(c *Config) flag.Value { return boolValue{&c.Pin} }},
 
 	// The action.

@@ -16,6 +16,8 @@ type calibration struct {
 	sizes   map[string]int
 	nsPerOp map[string]float64
 	bytesOp map[string]float64
+	// parallel are the benchmarks that call RunParallel.
+	parallel map[string]bool
 }
 
 // calibrate starts b natively and warms every benchmark up briefly, to
@@ -29,8 +31,10 @@ func (r *run) calibrate(ctx context.Context, side string, b Build) (*calibration
 	}
 	defer w.Close()
 	h := w.Handshake()
-	c := &calibration{hello: h, names: h.Benchmarks, sizes: map[string]int{}, nsPerOp: map[string]float64{}, bytesOp: map[string]float64{}}
+	c := &calibration{hello: h, names: h.Benchmarks, sizes: map[string]int{}, nsPerOp: map[string]float64{}, bytesOp: map[string]float64{},
+		parallel: map[string]bool{}}
 	for _, name := range c.names {
+		c.parallel[name] = w.Parallel(name)
 		s, err := w.Warmup(ctx, name, calibrationWarmup)
 		if err != nil {
 			return nil, err

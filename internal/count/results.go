@@ -36,7 +36,7 @@ func (r *run) results(side string, cal *calibration, p *plan, procs []processCou
 	for _, key := range p.names {
 		pkg, name := results.SplitKey(key)
 		codec, dataset, op := results.NameParts(name)
-		b := results.Benchmark{Pkg: pkg, Name: name, Codec: codec, Dataset: dataset, Op: op, NativeNsPerOp: cal.nsPerOp[key]}
+		b := results.Benchmark{Pkg: pkg, Name: name, Codec: codec, Dataset: dataset, Op: op, NativeNsPerOp: cal.nsPerOp[key], Parallel: cal.parallel[key]}
 		units := map[string]bool{}
 		for _, pc := range procs {
 			if _, ok := pc[key]; !ok {

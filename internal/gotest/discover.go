@@ -30,6 +30,11 @@ type Package struct {
 	// Internal are the benchmark functions of its own test files (package
 	// Name), External those of its external test package (Name_test).
 	Internal, External []string
+	// Parallel are those of its benchmark functions that call RunParallel
+	// (on any *testing.B, directly in their body): timed, they need the
+	// machine's CPUs; counted, Valgrind runs their goroutines one at a
+	// time.
+	Parallel []string
 }
 
 // Benchmarks is every benchmark function of p, sorted.
@@ -147,12 +152,16 @@ func Discover(ctx context.Context, t Tree, patterns []string) ([]Package, error)
 			return nil, fmt.Errorf("package %s: %s", l.ImportPath, l.Error.Err)
 		}
 		p := Package{ImportPath: l.ImportPath, Dir: l.Dir, Name: l.Name}
-		if p.Internal, err = benchmarkFuncs(l.Dir, l.TestGoFiles); err != nil {
+		var parallel []string
+		if p.Internal, parallel, err = benchmarkFuncs(l.Dir, l.TestGoFiles); err != nil {
 			return nil, err
 		}
-		if p.External, err = benchmarkFuncs(l.Dir, l.XTestGoFiles); err != nil {
+		p.Parallel = append(p.Parallel, parallel...)
+		if p.External, parallel, err = benchmarkFuncs(l.Dir, l.XTestGoFiles); err != nil {
 			return nil, err
 		}
+		p.Parallel = append(p.Parallel, parallel...)
+		sort.Strings(p.Parallel)
 		if len(p.Internal)+len(p.External) > 0 {
 			pkgs = append(pkgs, p)
 		}
@@ -190,23 +199,42 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// benchmarkFuncs returns the benchmark functions declared in files of dir.
-func benchmarkFuncs(dir string, files []string) ([]string, error) {
-	var names []string
+// benchmarkFuncs returns the benchmark functions declared in files of
+// dir, and those of them that call RunParallel.
+func benchmarkFuncs(dir string, files []string) (names, parallel []string, err error) {
 	fset := token.NewFileSet()
 	for _, f := range files {
 		file, err := parser.ParseFile(fset, filepath.Join(dir, f), nil, parser.SkipObjectResolution)
 		if err != nil {
-			return nil, &BrokenError{fmt.Errorf("parse %s: %w", filepath.Join(dir, f), err)}
+			return nil, nil, &BrokenError{fmt.Errorf("parse %s: %w", filepath.Join(dir, f), err)}
 		}
 		for _, d := range file.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && isBenchmark(fd) {
 				names = append(names, fd.Name.Name)
+				if callsRunParallel(fd) {
+					parallel = append(parallel, fd.Name.Name)
+				}
 			}
 		}
 	}
 	sort.Strings(names)
-	return names, nil
+	sort.Strings(parallel)
+	return names, parallel, nil
+}
+
+// callsRunParallel reports whether fd's body calls a method named
+// RunParallel (b.RunParallel, or a sub-benchmark's in a closure of it).
+func callsRunParallel(fd *ast.FuncDecl) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "RunParallel" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // isBenchmark reports whether fd is a benchmark the go command runs:

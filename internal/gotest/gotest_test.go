@@ -3,6 +3,7 @@ package gotest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,7 +100,13 @@ import "testing"
 
 func BenchmarkOne(b *testing.B) {}
 
-func helper(b *testing.B, n int) {}
+func BenchmarkParallel(b *testing.B) { b.RunParallel(func(pb *testing.PB) {}) }
+
+func BenchmarkSubParallel(b *testing.B) {
+	b.Run("sub", func(b *testing.B) { b.RunParallel(func(pb *testing.PB) {}) })
+}
+
+func helper(b *testing.B, n int) { b.RunParallel(func(pb *testing.PB) {}) }
 
 func BenchmarklowerIsNotOne(b *testing.B) {}
 
@@ -235,9 +242,15 @@ func TestWorker(t *testing.T) {
 // engine does, its own output going to diag.
 func startWorker(t *testing.T, bin, dir string, diag *strings.Builder) *worker.Client {
 	t.Helper()
+	return startWorkerOn(t, bin, dir, diag, 1)
+}
+
+// startWorkerOn is startWorker with GOMAXPROCS procs.
+func startWorkerOn(t *testing.T, bin, dir string, diag *strings.Builder, procs int) *worker.Client {
+	t.Helper()
 	c, err := worker.Start(context.Background(), "head", worker.Command{
 		Path: bin, Args: []string{"-test.run=^" + WorkerTest + "$", "-test.bench=^$", "-test.timeout=0"},
-		Env: append(os.Environ(), "WIREBENCH_WORKER_FDS=3,4", "GOMAXPROCS=1"), Dir: dir, FDs: true,
+		Env: append(os.Environ(), "WIREBENCH_WORKER_FDS=3,4", fmt.Sprintf("GOMAXPROCS=%d", procs)), Dir: dir, FDs: true,
 	}, diag)
 	if err != nil {
 		t.Fatal(err)
@@ -287,11 +300,59 @@ func TestOldLanguageVersion(t *testing.T) {
 
 func TestIsBenchmark(t *testing.T) {
 	dir := module(t)
-	names, err := benchmarkFuncs(filepath.Join(dir, "wire"), []string{"shapes.txt"})
+	names, parallel, err := benchmarkFuncs(filepath.Join(dir, "wire"), []string{"shapes.txt"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(names, []string{"BenchmarkOne"}) {
-		t.Errorf("benchmarks %q: only BenchmarkOne is a benchmark the go command runs", names)
+	if !slices.Equal(names, []string{"BenchmarkOne", "BenchmarkParallel", "BenchmarkSubParallel"}) {
+		t.Errorf("benchmarks %q: only BenchmarkOne, BenchmarkParallel and BenchmarkSubParallel are benchmarks the go command runs", names)
+	}
+	if !slices.Equal(parallel, []string{"BenchmarkParallel", "BenchmarkSubParallel"}) {
+		t.Errorf("parallel benchmarks %q, want the two that call RunParallel", parallel)
+	}
+}
+
+// TestParallelBenchmark: a benchmark that calls RunParallel is found as
+// such, and its worker lists and runs it with GOMAXPROCS 2, where testing
+// names it "BenchmarkParallel-2".
+func TestParallelBenchmark(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"go.mod": "module example.com/par\n\ngo 1.26\n",
+		"par.go": "package par\n\nfunc Double(n int) int { return 2 * n }\n",
+		"par_test.go": "package par\n\nimport \"testing\"\n\n" +
+			"func BenchmarkParallel(b *testing.B) {\n\tb.RunParallel(func(pb *testing.PB) {\n\t\tfor i := 0; pb.Next(); i++ {\n\t\t\tDouble(i)\n\t\t}\n\t})\n}\n\n" +
+			"func BenchmarkSerial(b *testing.B) {\n\tfor i := range b.N {\n\t\tDouble(i)\n\t}\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	tree := Tree{Dir: dir}
+	pkgs, err := Discover(ctx, tree, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) != 1 || !slices.Equal(pkgs[0].Parallel, []string{"BenchmarkParallel"}) {
+		t.Fatalf("discovered %+v, want BenchmarkParallel parallel", pkgs)
+	}
+	bins, err := Build(ctx, tree, pkgs, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diag strings.Builder
+	c := startWorkerOn(t, bins[0].Path, pkgs[0].Dir, &diag, 2)
+	names, err := c.List(ctx, ".")
+	if want := []string{"BenchmarkParallel", "BenchmarkSerial"}; err != nil || !slices.Equal(names, want) {
+		t.Fatalf("listed %q (%v), want %q\n%s", names, err, want, diag.String())
+	}
+	for _, name := range names {
+		if s, err := c.Run(ctx, name, 1000, 0); err != nil || s.Iterations != 1000 {
+			t.Errorf("run %s at GOMAXPROCS 2: %+v, %v\n%s", name, s, err, diag.String())
+		}
 	}
 }

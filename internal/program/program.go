@@ -44,6 +44,11 @@ type Part struct {
 	// are listed with (a test binary's worker knows its benchmarks only by
 	// running them once); otherwise its handshake names them.
 	List string
+	// Parallel names the part's benchmark functions that call
+	// RunParallel: timed, the part runs on every CPU it may use (see
+	// StartOptions.EveryCPU); counted, Valgrind runs their goroutines one
+	// at a time.
+	Parallel []string
 }
 
 // ErrSetup marks a failure to set the benchmarks up (no Go toolchain, a

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,6 +29,12 @@ type StartOptions struct {
 	// CPUs, when set, is where every worker runs (worker.OneCPU gives
 	// one); nil leaves the workers to the scheduler.
 	CPUs []int
+	// EveryCPU runs every part timed as go test would, on every CPU this
+	// process may use: not on CPUs, and without the GOMAXPROCS its
+	// command sets (a test binary's worker runs with GOMAXPROCS=1). A
+	// part with Parallel benchmarks always runs so, since a single CPU
+	// would serialize them. Counting runs GOMAXPROCS=1 whatever it says.
+	EveryCPU bool
 	// Counter, when set, runs every worker process counted.
 	Counter Counter
 }
@@ -52,6 +59,10 @@ func Start(ctx context.Context, side, label string, p Program, env []string, o S
 	m := &Worker{side: side, byKey: map[string]int{}}
 	for _, part := range p {
 		cmd := part.Command
+		everyCPU := o.Counter == nil && (o.EveryCPU || len(part.Parallel) > 0)
+		if everyCPU { // the part's own GOMAXPROCS goes; the environment's stays
+			cmd.Env = slices.DeleteFunc(slices.Clone(cmd.Env), func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") })
+		}
 		cmd.Env = append(slices.Clone(env), cmd.Env...)
 		partLabel := label
 		if part.Package != "" {
@@ -68,7 +79,9 @@ func Start(ctx context.Context, side, label string, p Program, env []string, o S
 			dumps = &callgrind.Dumps{OutFile: out}
 		}
 		cmd.Path, cmd.Args, cmd.Env = o.Sandbox.Wrap(cmd.Path, cmd.Args, cmd.Env)
-		cmd.CPUs = o.CPUs
+		if !everyCPU {
+			cmd.CPUs = o.CPUs
+		}
 		c, err := worker.Start(ctx, partLabel, cmd, o.Stderr)
 		if err != nil {
 			m.Kill()
@@ -83,6 +96,7 @@ func Start(ctx context.Context, side, label string, p Program, env []string, o S
 			}
 		}
 		m.add(c, part.Package, names)
+		m.parallel = append(m.parallel, part.Parallel)
 		m.dumps = append(m.dumps, dumps)
 	}
 	return m, nil
@@ -135,6 +149,19 @@ type Worker struct {
 	// dumps are the parts' callgrind dumps when they run counted (nil
 	// entries otherwise).
 	dumps []*callgrind.Dumps
+	// parallel is every part's Part.Parallel.
+	parallel [][]string
+}
+
+// Parallel reports whether the benchmark key is of a function that calls
+// RunParallel (its part's Part.Parallel names it).
+func (m *Worker) Parallel(key string) bool {
+	i, ok := m.byKey[key]
+	if !ok || i >= len(m.parallel) {
+		return false
+	}
+	fn, _, _ := strings.Cut(m.names[key], "/")
+	return slices.Contains(m.parallel[i], fn)
 }
 
 // add joins part c, whose benchmarks names belong to package pkg.

@@ -42,8 +42,8 @@ func comparisonDocument(in Input) *document {
 	if s := countedSentence(r, candidateElapsed(in)); s != "" {
 		d.add(s + "\n\n")
 	}
-	if s := unseenSentence(r.Unseen, true); s != "" {
-		d.add("> " + s + "\n\n")
+	for _, s := range countNotes(nil, r.Unseen, r.Serial, true) {
+		d.add(s + "\n\n")
 	}
 	d.add(notesText(in))
 	d.addNotice()

@@ -128,3 +128,40 @@ func unseenSentence(us []results.Unseen, md bool) string {
 		"so a pass on them says only that their counted work did not grow. Time them with %s.",
 		human.Plural(len(us), "benchmark", "benchmarks"), strings.Join(parts, "; "), results.MinCountedPerNs, flag)
 }
+
+// serialSentence says which counted benchmarks call RunParallel
+// (results.Results.Serial): their counts are their serial work; "" when
+// none. With md the names are escaped for Markdown.
+func serialSentence(keys []string, md bool) string {
+	if len(keys) == 0 {
+		return ""
+	}
+	var names []string
+	for _, k := range keys[:min(len(keys), maxUnseenNamed)] {
+		name := elide(ShortName(k), maxNameBytes)
+		if md {
+			name = escapeInline(name)
+		}
+		names = append(names, name)
+	}
+	if rest := len(keys) - len(names); rest > 0 {
+		names = append(names, human.Plural(rest, "other", "others"))
+	}
+	return fmt.Sprintf("Counted one goroutine at a time: %s %s b.RunParallel, and Valgrind runs one thread at a time, so %s count is %s serial work: "+
+		"parallel speed-up and contention (locks, shared cache lines) only a clock sees.",
+		strings.Join(names, ", "), pick(len(keys) == 1, "calls", "call"), pick(len(keys) == 1, "its", "their"), pick(len(keys) == 1, "its", "their"))
+}
+
+// countNotes are what a counted run's report says beside its table: the
+// CPU features counting lacked (with c; nil leaves them to
+// countedSentence), the benchmarks whose counts explain little of their
+// time, and those counted serially.
+func countNotes(c *results.Counter, unseen []results.Unseen, serial []string, md bool) []string {
+	var out []string
+	for _, s := range []string{lacksSentence(c), unseenSentence(unseen, md), serialSentence(serial, md)} {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

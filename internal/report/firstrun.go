@@ -43,11 +43,8 @@ func firstRunDocument(in Input) *document {
 
 	d.add("#### This run\n\n")
 	runTable(d, cand, in.Details)
-	if s := lacksSentence(cand.Settings.Counter); s != "" {
+	for _, s := range countNotes(cand.Settings.Counter, cand.Unseen(), cand.Serial(), true) {
 		d.add(s + "\n\n")
-	}
-	if s := unseenSentence(cand.Unseen(), true); s != "" {
-		d.add("> " + s + "\n\n")
 	}
 	trendSection(d, nil, in.History, cand)
 	d.add(detailsOpen("Environment") + envColumn(cand.Env) + detailsClose)

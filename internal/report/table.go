@@ -105,10 +105,8 @@ func RunTable(w io.Writer, r *results.Results) error {
 		}
 		fmt.Fprintf(w, "\nMedians of %s, each counted under %s %s. Deserialize decodes and reads every field. Wall time was not compared.\n",
 			human.Plural(counter.Processes, "process", "processes"), counter.Tool, counter.Version)
-		for _, s := range []string{lacksSentence(counter), unseenSentence(r.Unseen(), false)} {
-			if s != "" {
-				fmt.Fprintf(w, "\n%s\n", s)
-			}
+		for _, s := range countNotes(counter, r.Unseen(), r.Serial(), false) {
+			fmt.Fprintf(w, "\n%s\n", s)
 		}
 		return nil
 	}
@@ -224,10 +222,8 @@ func writeGeneric(w io.Writer, r *results.Results) error {
 	if n := r.Settings.Rounds; n > 0 {
 		fmt.Fprintf(w, "\nMedians of %s.\n", human.Plural(n, "sample", "samples"))
 	}
-	for _, s := range []string{lacksSentence(r.Settings.Counter), unseenSentence(r.Unseen(), false)} {
-		if s != "" {
-			fmt.Fprintf(w, "\n%s\n", s)
-		}
+	for _, s := range countNotes(r.Settings.Counter, r.Unseen(), r.Serial(), false) {
+		fmt.Fprintf(w, "\n%s\n", s)
 	}
 	return nil
 }

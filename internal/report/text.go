@@ -24,7 +24,7 @@ import (
 func Text(w io.Writer, r *compare.Result) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "baseline:  %s\ncandidate: %s\n", envLine(r.BaselineEnv), envLine(r.CandidateEnv))
-	for _, s := range []string{methodSentence(r, true), aaSentence(r, true), gateSentence(r, true), countedSentence(r, 0), unseenSentence(r.Unseen, false)} {
+	for _, s := range append([]string{methodSentence(r, true), aaSentence(r, true), gateSentence(r, true), countedSentence(r, 0)}, countNotes(nil, r.Unseen, r.Serial, false)...) {
 		if s != "" {
 			fmt.Fprintln(bw, s)
 		}

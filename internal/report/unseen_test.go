@@ -11,8 +11,9 @@ import (
 )
 
 // countedRun is a counted run of two module benchmarks in 5 processes:
-// an encoder whose count explains its time (11 instructions an ns) and
-// one that sleeps (0.005), whose name a pull request chose.
+// an encoder that calls RunParallel, whose count explains its time (11
+// instructions an ns), and one that sleeps (0.005), whose name a pull
+// request chose.
 func countedRun(t *testing.T, sleep float64) *results.Results {
 	t.Helper()
 	base, _ := fixtureEnvs(true)
@@ -27,7 +28,7 @@ func countedRun(t *testing.T, sleep float64) *results.Results {
 		{"BenchmarkEncode", 2360, 207},
 		{"BenchmarkSleep_<b>@octocat</b>", 5390 * sleep, 1.1e6},
 	} {
-		rb := results.Benchmark{Pkg: "example.com/m", Name: b.name, NativeNsPerOp: b.nativeNs}
+		rb := results.Benchmark{Pkg: "example.com/m", Name: b.name, NativeNsPerOp: b.nativeNs, Parallel: b.name == "BenchmarkEncode"}
 		for k := range 5 {
 			rb.Iterations = append(rb.Iterations, 64)
 			rb.Add(results.UnitInstructionsPerOp, b.instructions*(1+0.0001*float64(k)))
@@ -43,7 +44,7 @@ func countedRun(t *testing.T, sleep float64) *results.Results {
 // Markdown comparisons, the JSON report, the run table and a first run's
 // report; a benchmark whose count explains its time is not, and the name
 // stays inert in Markdown. Each also says which CPU features Valgrind's
-// CPU lacked.
+// CPU lacked, and that the parallel benchmark was counted serially.
 func TestUnseenInEveryReport(t *testing.T) {
 	base, cand := countedRun(t, 1), countedRun(t, 1.001)
 	res, err := compare.Compare(base, cand, compare.Defaults())
@@ -69,6 +70,9 @@ func TestUnseenInEveryReport(t *testing.T) {
 		}
 		if !strings.Contains(out, "Valgrind's virtual CPU lacks avx512f, sha_ni, which this machine's has") {
 			t.Errorf("%s does not say which CPU features the count lacked:\n%s", name, out)
+		}
+		if !strings.Contains(out, "Counted one goroutine at a time: Encode calls b.RunParallel") {
+			t.Errorf("%s does not say the parallel benchmark was counted serially:\n%s", name, out)
 		}
 		if strings.Contains(out, "Encode counted") {
 			t.Errorf("%s names the encoder, whose count explains its time", name)

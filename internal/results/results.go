@@ -287,6 +287,10 @@ type Benchmark struct {
 	// this machine): too rough to gate on, but what a count must explain
 	// (see Unseen). 0 when not measured.
 	NativeNsPerOp float64 `json:"native_ns_per_op,omitempty"`
+	// Parallel is set on a benchmark of a function that calls
+	// RunParallel: counted, its goroutines ran one at a time (Valgrind
+	// runs one thread at a time), so its count is its serial work.
+	Parallel bool `json:"parallel,omitempty"`
 	// Shard is the index of the shard that measured this benchmark, in
 	// merged results; 0 otherwise.
 	Shard int `json:"shard,omitempty"`

@@ -57,3 +57,17 @@ func median(v []float64) float64 {
 	}
 	return (s[n/2-1] + s[n/2]) / 2
 }
+
+// Serial lists, by key, r's counted benchmarks of functions that call
+// RunParallel: their counts are their serial work, and their parallel
+// speed-up or contention only a clock sees.
+func (r *Results) Serial() []string {
+	var out []string
+	for _, b := range r.Benchmarks {
+		if b.Parallel && len(b.Metric(UnitInstructionsPerOp)) > 0 {
+			out = append(out, b.Key())
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -105,8 +105,9 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 }
 
 // Target builds a tree's test binaries with the worker and starts one
-// worker per package, GOMAXPROCS=1, in the package's directory (where its
-// testdata is).
+// worker per package, GOMAXPROCS=1 (but a package with a benchmark that
+// calls RunParallel: program.Part.Parallel), in the package's directory
+// (where its testdata is).
 func (g GoTest) Target(p Plan) program.Target {
 	return goTestTarget{g, p.Sandbox, p.progress(), p.Count != nil}
 }
@@ -150,8 +151,9 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Prog
 				Dir:  b.Package.Dir,
 				FDs:  true,
 			},
-			Package: b.Package.ImportPath,
-			List:    t.g.Bench,
+			Package:  b.Package.ImportPath,
+			List:     t.g.Bench,
+			Parallel: b.Package.Parallel,
 		})
 	}
 	return prog, nil
