@@ -170,24 +170,36 @@ func (c *Config) flagSet(cmd Command, failed func(name, value string, err error)
 // ErrHelp is returned by Parse when the arguments ask for help.
 var ErrHelp = flag.ErrHelp
 
-// Parse reads cmd's flags and arguments. A bad value is one error naming
-// the flag, its value and what would be valid; -h and --help give ErrHelp.
+// Parse reads cmd's flags and arguments, in any order (`compare OLD NEW
+// --threshold 3%` as `compare --threshold 3% OLD NEW`); after "--" every
+// argument is one. A bad value is one error naming the flag, its value
+// and what would be valid; -h and --help give ErrHelp.
 func Parse(cmd Command, args []string) (*Config, error) {
 	c := &Config{}
 	var bad error
 	fs := c.flagSet(cmd, func(name, value string, err error) {
 		bad = fmt.Errorf("--%s %q is not valid: %w", name, value, err)
 	})
-	if err := fs.Parse(args); err != nil {
-		switch {
-		case errors.Is(err, flag.ErrHelp):
-			return nil, ErrHelp
-		case bad != nil:
-			err = bad
+	for {
+		if err := fs.Parse(args); err != nil {
+			switch {
+			case errors.Is(err, flag.ErrHelp):
+				return nil, ErrHelp
+			case bad != nil:
+				err = bad
+			}
+			return nil, fmt.Errorf("%w (see `%s %s -h`)", err, Program, cmd)
 		}
-		return nil, fmt.Errorf("%w (see `%s %s -h`)", err, Program, cmd)
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			c.Args = append(c.Args, rest...) // the terminator: no flags after it
+			break
+		}
+		if len(rest) == 0 {
+			break
+		}
+		c.Args, args = append(c.Args, rest[0]), rest[1:]
 	}
-	c.Args = fs.Args()
 	return c, nil
 }
 

@@ -137,7 +137,17 @@ func TestParse(t *testing.T) {
 		{AB, []string{"--base", "b", "--confirm-budget", "-1s"}, func(c *Config) bool { return c.ConfirmBudget < 0 }, ""},
 		{Compare, []string{"--threshold", "5", "a", "b"}, nil, "ambiguous"},
 		{Compare, []string{"--alpha", "2", "a", "b"}, nil, "alpha"},
-		{Compare, []string{"a"}, nil, "needs two files"},
+		{Compare, []string{"a"}, nil, "needs two files, BASELINE and CANDIDATE, got 1 argument"},
+		{Compare, []string{"a", "b", "--threshold", "3%"}, func(c *Config) bool {
+			return slices.Equal(c.Args, []string{"a", "b"}) && c.CompareOptions(false).Threshold == 0.03
+		}, ""},
+		{Compare, []string{"a", "--threshold", "3%", "b", "--alpha", "0.05"}, func(c *Config) bool {
+			return slices.Equal(c.Args, []string{"a", "b"}) && c.CompareOptions(false).Alpha == 0.05
+		}, ""},
+		{Compare, []string{"--threshold", "3%", "--", "a", "--alpha"}, func(c *Config) bool { return slices.Equal(c.Args, []string{"a", "--alpha"}) }, ""},
+		{Compare, []string{"a", "b", "c"}, nil, "got 3 arguments"},
+		{Compare, []string{"a", "--", "--b"}, func(c *Config) bool { return slices.Equal(c.Args, []string{"a", "--b"}) }, ""},
+		{Run, []string{"extra", "--budget", "-1s"}, nil, "-budget"},
 		{Run, []string{"--format", "markdown"}, nil, `--format "markdown" is not valid: want text, table, bench or json`},
 		{Compare, []string{"--format", "bench", "a", "b"}, nil, `--format "bench" is not valid: want text, markdown or json`},
 		{AB, []string{"--base", "b", "--format", "xml"}, nil, "xml"},

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/shard"
 )
 
@@ -46,7 +47,7 @@ func (c *Config) Validate(cmd Command) error {
 	switch cmd {
 	case Compare:
 		if len(c.Args) != 2 {
-			bad("compare needs two files, BASELINE and CANDIDATE, got %d arguments", len(c.Args))
+			bad("compare needs two files, BASELINE and CANDIDATE, got %s", human.Plural(len(c.Args), "argument", "arguments"))
 		}
 	case Merge:
 		if len(c.Args) == 0 {
@@ -54,7 +55,7 @@ func (c *Config) Validate(cmd Command) error {
 		}
 	case AB:
 		if c.BasePath == "" {
-			bad("ab needs --base DIR: a source tree of the base version (e.g. `git worktree add /tmp/base main`)")
+			bad("ab needs --base DIR: a source tree of the base version (e.g. `git worktree add --detach /tmp/base main`)")
 		}
 		fallthrough
 	default:
