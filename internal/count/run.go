@@ -86,7 +86,9 @@ type job struct {
 // first error ends the others; a head's error is preferred, since it is
 // the pull request's.
 func (r *run) runJobs(ctx context.Context, jobs []*job) error {
-	r.total = len(jobs)
+	r.mu.Lock()
+	r.done, r.total = 0, len(jobs) // a confirmation's processes count from 1 again
+	r.mu.Unlock()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sem := make(chan struct{}, r.o.Jobs)
