@@ -64,10 +64,7 @@ func Start(ctx context.Context, side, label string, p Program, env []string, o S
 			cmd.Env = slices.DeleteFunc(slices.Clone(cmd.Env), func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") })
 		}
 		cmd.Env = append(slices.Clone(env), cmd.Env...)
-		partLabel := label
-		if part.Package != "" {
-			partLabel += " " + part.Package
-		}
+		partLabel := strings.TrimSpace(label + " " + part.Package) // either may be ""
 		var dumps *callgrind.Dumps
 		if o.Counter != nil {
 			var out string
@@ -92,7 +89,7 @@ func Start(ctx context.Context, side, label string, p Program, env []string, o S
 			if names, err = lists.list(ctx, c, side, part); err != nil {
 				c.Kill()
 				m.Kill()
-				return nil, m.Fail(fmt.Errorf("%s: list the benchmarks: %w", partLabel, err))
+				return nil, m.Fail(fmt.Errorf("list the benchmarks: %w", err))
 			}
 		}
 		m.add(c, part.Package, names)

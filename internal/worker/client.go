@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -171,7 +172,11 @@ func (c *Client) exitError(err error) error {
 		if werr != nil {
 			msg += " (" + werr.Error() + ")"
 		}
-		if tail := strings.TrimSpace(c.stderr.String()); tail != "" {
+		tail := strings.TrimSpace(c.stderr.String())
+		if p := Panicked(tail); p != "" {
+			msg += ": " + p + "; it printed"
+		}
+		if tail != "" {
 			msg += ": " + tail
 		}
 		return errors.New(msg)
@@ -207,22 +212,59 @@ func (c *Client) callWithin(ctx context.Context, req Request, timeout time.Durat
 	}
 	line, err := c.next(ctx, timeout)
 	if err != nil {
-		return Reply{}, fmt.Errorf("%s worker: %s %s: %w", c.Label, req.Op, req.Name, err)
+		return Reply{}, fmt.Errorf("%s worker: %s: %w", c.Label, req.what(), err)
 	}
 	var rep Reply
 	if err := json.Unmarshal(line, &rep); err != nil {
-		return Reply{}, fmt.Errorf("%w: %s worker: %s %s: malformed reply %q: %v", ErrProtocol, c.Label, req.Op, req.Name, abbreviate(line), err)
+		return Reply{}, fmt.Errorf("%w: %s worker: %s: malformed reply %q: %v", ErrProtocol, c.Label, req.what(), abbreviate(line), err)
 	}
 	if rep.ID != req.ID {
-		return Reply{}, fmt.Errorf("%w: %s worker: %s %s: reply to request %d, want %d (protocol out of step)", ErrProtocol, c.Label, req.Op, req.Name, rep.ID, req.ID)
+		return Reply{}, fmt.Errorf("%w: %s worker: %s: reply to request %d, want %d (protocol out of step)", ErrProtocol, c.Label, req.what(), rep.ID, req.ID)
 	}
 	if !rep.OK {
 		return rep, &ReplyError{Label: c.Label, Op: req.Op, Msg: abbreviate([]byte(rep.Error))}
 	}
 	if err := rep.check(req); err != nil {
-		return Reply{}, fmt.Errorf("%w: %s worker: %s %s: %v", ErrProtocol, c.Label, req.Op, req.Name, err)
+		return Reply{}, fmt.Errorf("%w: %s worker: %s: %v", ErrProtocol, c.Label, req.what(), err)
 	}
 	return rep, nil
+}
+
+// what names req in an error: its op and the benchmark it is for, or the
+// pattern it lists.
+func (req Request) what() string {
+	switch {
+	case req.Name != "":
+		return req.Op + " " + req.Name
+	case req.Bench != "":
+		return fmt.Sprintf("%s %q", req.Op, req.Bench)
+	}
+	return req.Op
+}
+
+// panicLine and benchFrame find, in what a Go program printed as it died,
+// its panic's message and the first frame of a benchmark function
+// ("pkg.BenchmarkX(...)" or a closure of it, "pkg.BenchmarkX.func1()"),
+// with the file and line of that frame on the next line.
+var (
+	panicLine  = regexp.MustCompile(`(?m)^panic: (.*)$`)
+	benchFrame = regexp.MustCompile(`(?m)^\S*\.(Benchmark[\p{L}\p{N}_]*)(?:\.func\d+)*\(.*\)\n\t(\S+:\d+)`)
+)
+
+// Panicked says which benchmark a worker's panic came from, with the
+// panic's message and where the benchmark was when it did:
+// "BenchmarkBroken panicked: assignment to entry in nil map (at
+// /m/enc_test.go:14)"; "" when out holds no panic of a benchmark.
+func Panicked(out string) string {
+	p := panicLine.FindStringSubmatch(out)
+	if p == nil {
+		return ""
+	}
+	f := benchFrame.FindStringSubmatch(out[strings.Index(out, p[0]):])
+	if f == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s panicked: %s (at %s)", f[1], strings.TrimSpace(p[1]), f[2])
 }
 
 // ReplyError is an error reply from a worker: the worker is still alive.

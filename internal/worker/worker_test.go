@@ -438,3 +438,29 @@ func TestProcess(t *testing.T) {
 		t.Errorf("an old build: %v, want ErrIncompatible with the fallback advice", err)
 	}
 }
+
+// TestPanicked names the benchmark a worker's panic came from, with the
+// message and the line, in what Go prints as a program dies; nothing
+// when no benchmark's frame is under the panic.
+func TestPanicked(t *testing.T) {
+	const trace = "panic: assignment to entry in nil map\n\ngoroutine 10 [running]:\n" +
+		"example.com/m.helper(...)\n\t/m/enc.go:7\n" +
+		"example.com/m.BenchmarkBroken(0x92fa897c308)\n\t/m/enc_test.go:14 +0x3b\n" +
+		"testing.(*B).runN(0x92fa897c308, 0x1)\n\t/usr/local/go/src/testing/benchmark.go:219 +0x190\n"
+	tests := []struct{ name, out, want string }{
+		{"a benchmark", trace, "BenchmarkBroken panicked: assignment to entry in nil map (at /m/enc_test.go:14)"},
+		{"a closure of one", "panic: runtime error: index out of range [3] with length 3\n\ngoroutine 7 [running]:\n" +
+			"example.com/m_test.BenchmarkDecode.func1(0xc000)\n\t/m/dec_test.go:30 +0x1d\n",
+			"BenchmarkDecode panicked: runtime error: index out of range [3] with length 3 (at /m/dec_test.go:30)"},
+		{"after other output", "some log line\n" + trace, "BenchmarkBroken panicked: assignment to entry in nil map (at /m/enc_test.go:14)"},
+		{"not under a benchmark", "panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n\t/m/main.go:3 +0x1\n", ""},
+		{"no panic", "exit status 1\nFAIL\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Panicked(tt.out); got != tt.want {
+				t.Errorf("Panicked = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
