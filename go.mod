@@ -13,6 +13,8 @@ require (
 
 require go.yaml.in/yaml/v3 v3.0.6
 
+require golang.org/x/mod v0.43.0 // indirect
+
 require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
 	codeberg.org/go-latex/latex v0.2.0 // indirect

@@ -201,7 +201,7 @@ func (a *actionRun) candidate(ctx context.Context, ref *results.Results) (*resul
 	p, like := planLike(a.e, a.cfg, ref)
 	_, measures := a.src.(source.Buildable)
 	if measures {
-		ct, note, err := counting(ctx, a.cfg, ref)
+		ct, note, err := counting(ctx, a.e.stderr, a.cfg, ref)
 		if err != nil {
 			return nil, err
 		}
@@ -267,7 +267,7 @@ func (a *actionRun) check(ctx context.Context) error {
 	}
 	var o *pipeline.Outcome
 	if a.ev.IsPullRequest() && strings.TrimSpace(a.cfg.BasePath) != "" {
-		if a.abCounted, a.abNote, err = counting(ctx, a.cfg, nil); err != nil {
+		if a.abCounted, a.abNote, err = counting(ctx, a.e.stderr, a.cfg, nil); err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/compare"
@@ -20,7 +22,7 @@ import (
 //
 // An explicit counted metric without a working valgrind is one error
 // naming the install command; auto then times, and says so.
-func counting(ctx context.Context, c *config.Config, ref *results.Results) (*count.Settings, string, error) {
+func counting(ctx context.Context, progress io.Writer, c *config.Config, ref *results.Results) (*count.Settings, string, error) {
 	metric := c.Metric
 	var note string
 	if metric == "" || metric == config.MetricAuto {
@@ -44,6 +46,11 @@ func counting(ctx context.Context, c *config.Config, ref *results.Results) (*cou
 	vg, err := callgrind.Find(ctx)
 	if err != nil {
 		return nil, "", badInputf("--metric %s counts under valgrind: %v", metric, err)
+	}
+	if c.Given("budget") {
+		why := "a count takes as long as its work (each benchmark in blocks sized by a native warm-up, in every process); fewer processes make it shorter"
+		fmt.Fprintf(progress, "wirebench: the budget (%s) is not used when counting: %s\n", c.Budget, why)
+		note = strings.TrimSpace(fmt.Sprintf("%s The budget (%s) was not used: %s.", note, c.Budget, why))
 	}
 	ct := &count.Settings{Valgrind: vg, Callgrind: callgrind.Options{CacheSim: metric == config.MetricCycles}, Processes: c.Processes, Seed: c.Seed}
 	// Processes given are every benchmark's; by default the costly ones

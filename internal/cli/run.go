@@ -62,6 +62,9 @@ func commandSource(c *config.Config, e *env) source.Source {
 	if c.Bench != "" {
 		return source.GoTest{Packages: c.PackageList(), Bench: c.Bench, BuildFlags: c.BuildFlagList()}
 	}
+	if m := userModule("."); m != "" {
+		fmt.Fprintf(e.stderr, "wirebench: measuring wirebench's embedded serialization suite, not the benchmarks of %s (this module): --bench . runs those (e.g. `wirebench run --bench .`)\n", m)
+	}
 	return source.Embedded{}
 }
 
@@ -82,7 +85,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 			p.Reference = b.Reference
 		}
 	}
-	ct, note, err := counting(ctx, c, nil)
+	ct, note, err := counting(ctx, e.stderr, c, nil)
 	if err != nil {
 		return err
 	}

@@ -135,6 +135,21 @@ type Config struct {
 
 	// Args are the command's arguments after the flags.
 	Args []string
+
+	// given are the flags (or action inputs) set, by name.
+	given map[string]bool
+}
+
+// Given reports whether the flag name (or the action's input of that
+// name) was set, rather than left to its default.
+func (c *Config) Given(name string) bool { return c.given[name] }
+
+// noteGiven records the flags fs has set.
+func (c *Config) noteGiven(fs *flag.FlagSet) {
+	if c.given == nil {
+		c.given = map[string]bool{}
+	}
+	fs.Visit(func(f *flag.Flag) { c.given[f.Name] = true })
 }
 
 // FlagSet returns the flags of cmd, bound to c, with their defaults set on
@@ -190,6 +205,7 @@ func Parse(cmd Command, args []string) (*Config, error) {
 			}
 			return nil, fmt.Errorf("%w (see `%s %s -h`)", err, Program, cmd)
 		}
+		c.noteGiven(fs)
 		rest := fs.Args()
 		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
 			c.Args = append(c.Args, rest...) // the terminator: no flags after it
@@ -223,6 +239,7 @@ func FromInputs(getenv func(string) string) (*Config, error) {
 			errs = append(errs, fmt.Errorf("input %s: %q is not valid: %w", f.Name, v, err))
 		}
 	})
+	c.noteGiven(fs)
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

@@ -177,6 +177,12 @@ func TestParse(t *testing.T) {
 			}
 		})
 	}
+	if c, err := Parse(Run, []string{"extra", "--budget", "20s"}); err != nil || !c.Given("budget") || c.Given("samples") {
+		t.Errorf("--budget after an argument: given %v (%v), want budget given and samples not", c.given, err)
+	}
+	if c, err := Parse(Run, nil); err != nil || c.Given("budget") {
+		t.Errorf("no flags: given %v (%v), want nothing given", c.given, err)
+	}
 	if _, err := Parse(Run, []string{"-h"}); !errors.Is(err, ErrHelp) {
 		t.Errorf("-h: %v, want ErrHelp", err)
 	}

@@ -219,8 +219,12 @@ func writeGeneric(w io.Writer, r *results.Results) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if n := r.Settings.Rounds; n > 0 {
-		fmt.Fprintf(w, "\nMedians of %s.\n", human.Plural(n, "sample", "samples"))
+	switch c := r.Settings.Counter; {
+	case c != nil:
+		fmt.Fprintf(w, "\nMedians of %s, each counted under %s %s. Wall time was not compared.\n",
+			human.Plural(c.Processes, "process", "processes"), c.Tool, c.Version)
+	case r.Settings.Rounds > 0:
+		fmt.Fprintf(w, "\nMedians of %s.\n", human.Plural(r.Settings.Rounds, "sample", "samples"))
 	}
 	for _, s := range countNotes(r.Settings.Counter, r.Unseen(), r.Serial(), false) {
 		fmt.Fprintf(w, "\n%s\n", s)

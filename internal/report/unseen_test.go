@@ -63,6 +63,9 @@ func TestUnseenInEveryReport(t *testing.T) {
 	if err := RunTable(&table, cand); err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(table.String(), "Medians of 5 processes, each counted under callgrind 3.19.0.") {
+		t.Errorf("the run table does not say its medians are of counted processes:\n%s", table.String())
+	}
 	first := Markdown(Input{Candidate: cand}, Options{})
 	for name, out := range map[string]string{"text": text.String(), "markdown": md, "run table": table.String(), "first run": first} {
 		if !strings.Contains(out, want) || !strings.Contains(out, numbers) {
