@@ -13,7 +13,7 @@ require (
 
 require go.yaml.in/yaml/v3 v3.0.6
 
-require golang.org/x/mod v0.43.0 // indirect
+require golang.org/x/mod v0.43.0
 
 require (
 	codeberg.org/go-fonts/liberation v0.5.0 // indirect
