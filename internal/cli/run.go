@@ -70,7 +70,7 @@ func commandSource(c *config.Config, e *env) source.Source {
 
 // local is the command line's delivery.
 func local(e *env) deliver.Local {
-	return deliver.Local{Stdout: e.stdout, Stderr: e.stderr, Format: "text"}
+	return deliver.Local{Stdout: e.stdout, Stderr: e.stderr, Format: "text", Own: config.OutDir}
 }
 
 func cmdRun(ctx context.Context, e *env, args []string) error {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,6 +105,56 @@ func TestLocal(t *testing.T) {
 				t.Errorf("report %q lacks %q (%v)", md, tt.reportHas, err)
 			}
 		})
+	}
+}
+
+// TestOwnDirIgnored: results and reports written into wirebench's own
+// directory bring a .gitignore that ignores all of it, in a real git
+// repository; one already there is kept, and files elsewhere bring none.
+func TestOwnDirIgnored(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git")
+	}
+	repo := t.TempDir()
+	if out, err := exec.Command(git, "-C", repo, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	own := filepath.Join(repo, "wirebench-results")
+	var stdout, stderr bytes.Buffer
+	l := Local{Stdout: &stdout, Stderr: &stderr, Format: "text", Own: own,
+		ResultsPath: filepath.Join(own, "results.json"), ReportPath: filepath.Join(own, "report.md")}
+	if err := l.Deliver(context.Background(), outcome(t, runOf(26), runOf(26))); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(git, "-C", repo, "status", "--porcelain", "--untracked-files=all").CombinedOutput()
+	if err != nil || len(bytes.TrimSpace(out)) != 0 {
+		t.Errorf("git status after a check: %q (%v), want nothing", out, err)
+	}
+	for _, f := range []string{"results.json", "report.md"} {
+		if _, err := os.Stat(filepath.Join(own, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+
+	mine := []byte("report.md\n")
+	if err := os.WriteFile(filepath.Join(own, ".gitignore"), mine, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Deliver(context.Background(), outcome(t, runOf(26), runOf(26))); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(own, ".gitignore")); !bytes.Equal(b, mine) {
+		t.Errorf("a .gitignore already there became %q", b)
+	}
+
+	elsewhere := t.TempDir()
+	l.ResultsPath, l.ReportPath = filepath.Join(elsewhere, "r.json"), filepath.Join(elsewhere, "r.md")
+	if err := l.Deliver(context.Background(), outcome(t, runOf(26), runOf(26))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(elsewhere, ".gitignore")); err == nil {
+		t.Error("files written outside wirebench's directory brought a .gitignore")
 	}
 }
 

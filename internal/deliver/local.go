@@ -2,8 +2,11 @@ package deliver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/wirebench/wirebench/internal/compare"
@@ -38,6 +41,30 @@ type Local struct {
 	Plots string
 	// FirstRun is the line printed when there is no baseline yet.
 	FirstRun string
+	// Own is the directory of wirebench's own output (the command line's
+	// wirebench-results): a file written into it brings a .gitignore that
+	// ignores all of it, so a check in a repository leaves git status as
+	// it found it. "" for none.
+	Own string
+}
+
+// gitignore is what Own's .gitignore says.
+const gitignore = "# Written by wirebench: its results and reports, which are not to be committed.\n*\n"
+
+// own gives Own its .gitignore when path is in it and it has none; a
+// .gitignore already there is left alone.
+func (l Local) own(path string) error {
+	if l.Own == "" || filepath.Clean(filepath.Dir(path)) != filepath.Clean(l.Own) {
+		return nil
+	}
+	ignore := filepath.Join(l.Own, ".gitignore")
+	if _, err := os.Lstat(ignore); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err := results.WriteFileAtomic(ignore, []byte(gitignore)); err != nil {
+		return fmt.Errorf("keep %s out of git: %w", l.Own, err)
+	}
+	return nil
 }
 
 // Deliver writes o.
@@ -112,6 +139,9 @@ func (l Local) deliverBroken(o *pipeline.Outcome) error {
 		if err := writeMarkdown(l.ReportPath, md); err != nil {
 			return err
 		}
+		if err := l.own(l.ReportPath); err != nil {
+			return err
+		}
 		fmt.Fprintf(l.Stderr, "wirebench: report written to %s\n", l.ReportPath)
 	}
 	verdict := "the gate failed"
@@ -127,6 +157,9 @@ func (l Local) writeResults(r *results.Results) error {
 		return nil
 	}
 	if err := r.WriteFile(l.ResultsPath); err != nil {
+		return err
+	}
+	if err := l.own(l.ResultsPath); err != nil {
 		return err
 	}
 	fmt.Fprintf(l.Stderr, "wirebench: results written to %s\n", l.ResultsPath)
@@ -150,6 +183,9 @@ func (l Local) writeReport(in report.Input) error {
 		return nil
 	}
 	if err := writeMarkdown(l.ReportPath, report.Markdown(in, report.Options{MaxChars: SummaryMaxChars})); err != nil {
+		return err
+	}
+	if err := l.own(l.ReportPath); err != nil {
 		return err
 	}
 	fmt.Fprintf(l.Stderr, "wirebench: report written to %s\n", l.ReportPath)
