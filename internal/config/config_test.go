@@ -218,6 +218,27 @@ func TestUsage(t *testing.T) {
 		if strings.Contains(u.String(), "-shard merge") || strings.Contains(u.String(), "`") || !strings.HasPrefix(u.String(), "usage: "+Program+" "+string(cmd)) {
 			t.Errorf("usage of %s has a stray placeholder or another name:\n%s", cmd, u.String())
 		}
+		widthOK(t, "usage of "+string(cmd), u.String())
+	}
+	widthOK(t, "help", b.String())
+}
+
+// widthOK fails t for every line of text wider than HelpWidth columns (a
+// tab counts to the next multiple of 8, as a terminal shows it).
+func widthOK(t *testing.T, what, text string) {
+	t.Helper()
+	for _, line := range strings.Split(text, "\n") {
+		cols := 0
+		for _, r := range line {
+			if r == '\t' {
+				cols += 8 - cols%8
+				continue
+			}
+			cols++
+		}
+		if cols > HelpWidth {
+			t.Errorf("%s: a line of %d columns, wider than %d: %q", what, cols, HelpWidth, line)
+		}
 	}
 }
 

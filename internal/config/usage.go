@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 )
 
 // Program is the name of wirebench's binary (go install
@@ -35,15 +34,30 @@ var commandAbout = map[Command]about{
 		"What wirebench does under GitHub Actions: every action input INPUT_NAME is read as the flag -name."},
 }
 
+// HelpWidth is the widest line help and usage print: a terminal of 100
+// columns shows them unbroken.
+const HelpWidth = 100
+
 // Help writes the overview of every command: what wirebench is for, each
 // command's synopsis and summary, and the exit statuses.
 func Help(w io.Writer) {
 	fmt.Fprintf(w, "%s gates Go benchmarks: your module's own go test benchmarks, or its embedded\nserialization suite, measured, tested for significant change, and failed on a\nregression of encoded size, allocations or speed.\n\nUsage:\n", Program)
-	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
+	// Two columns, the summaries wrapped to fit HelpWidth.
+	synopsis := func(c Command) string { return strings.TrimSuffix(Program+" "+string(c)+" "+commandAbout[c].args, " ") }
+	col := 0
 	for _, c := range Commands {
-		fmt.Fprintf(tw, "  %s\t%s\n", strings.TrimSuffix(Program+" "+string(c)+" "+commandAbout[c].args, " "), commandAbout[c].summary)
+		col = max(col, len(synopsis(c)))
 	}
-	tw.Flush()
+	indent := strings.Repeat(" ", 2+col+3)
+	for _, c := range Commands {
+		for i, line := range wrap(commandAbout[c].summary, HelpWidth-len(indent)) {
+			if i == 0 {
+				fmt.Fprintf(w, "  %-*s   %s\n", col, synopsis(c), line)
+			} else {
+				fmt.Fprintf(w, "%s%s\n", indent, line)
+			}
+		}
+	}
 	fmt.Fprintf(w, `
 Your module's benchmarks, from its directory:
 
