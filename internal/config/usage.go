@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/wirebench/wirebench/internal/human"
 )
 
 // Program is the name of wirebench's binary (go install
@@ -50,7 +52,7 @@ func Help(w io.Writer) {
 	}
 	indent := strings.Repeat(" ", 2+col+3)
 	for _, c := range Commands {
-		for i, line := range wrap(commandAbout[c].summary, HelpWidth-len(indent)) {
+		for i, line := range human.Wrap(commandAbout[c].summary, HelpWidth-len(indent)) {
 			if i == 0 {
 				fmt.Fprintf(w, "  %-*s   %s\n", col, synopsis(c), line)
 			} else {
@@ -83,7 +85,7 @@ func Usage(w io.Writer, cmd Command) {
 		syn += " " + a.args
 	}
 	fmt.Fprintf(w, "%s\n\n", syn)
-	for _, line := range wrap(a.detail, 76) {
+	for _, line := range human.Wrap(a.detail, 76) {
 		fmt.Fprintln(w, line)
 	}
 	fmt.Fprint(w, "\nFlags:\n")
@@ -100,7 +102,7 @@ func Usage(w io.Writer, cmd Command) {
 		if d := s.defaultFor(cmd); d != "" {
 			help += " (default " + d + ")"
 		}
-		for _, line := range wrap(help, 72) {
+		for _, line := range human.Wrap(help, 72) {
 			fmt.Fprintln(w, "    \t"+line)
 		}
 	}
@@ -110,24 +112,4 @@ func Usage(w io.Writer, cmd Command) {
 func Known(name string) bool {
 	_, ok := commandAbout[Command(name)]
 	return ok
-}
-
-// wrap breaks s into lines of at most width bytes, at spaces.
-func wrap(s string, width int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		if line != "" && len(line)+1+len(w) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Count formats an integer with thousands separators: 1234 is "1,234".
@@ -89,4 +90,29 @@ func Number(v float64) string {
 func trimZeros(s string) string {
 	s = strings.TrimRight(s, "0")
 	return strings.TrimSuffix(s, ".")
+}
+
+// Wrap breaks s into lines of at most width columns (runes) at spaces,
+// its white space collapsed; a word longer than width has a line of its
+// own. Help, usage and the terminal's prose all wrap with it.
+func Wrap(s string, width int) []string {
+	var lines []string
+	line, cols := "", 0
+	for _, w := range strings.Fields(s) {
+		n := utf8.RuneCountInString(w)
+		if line != "" && cols+1+n > width {
+			lines = append(lines, line)
+			line, cols = "", 0
+		}
+		if line != "" {
+			line += " "
+			cols++
+		}
+		line += w
+		cols += n
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }

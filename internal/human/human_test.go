@@ -2,6 +2,7 @@ package human
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -18,6 +19,25 @@ func TestFormats(t *testing.T) {
 	for i, tt := range tests {
 		if tt.got != tt.want {
 			t.Errorf("%d: got %q, want %q", i, tt.got, tt.want)
+		}
+	}
+}
+
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		s     string
+		width int
+		want  []string
+	}{
+		{"", 10, nil},
+		{"one two three", 7, []string{"one two", "three"}},
+		{"one  two\nthree", 100, []string{"one two three"}},
+		{"a verylongword b", 5, []string{"a", "verylongword", "b"}},
+		{"1.10 µs/op × 2", 10, []string{"1.10 µs/op", "× 2"}}, // columns are runes, not bytes
+	}
+	for _, tt := range tests {
+		if got := Wrap(tt.s, tt.width); !slices.Equal(got, tt.want) {
+			t.Errorf("Wrap(%q, %d) = %q, want %q", tt.s, tt.width, got, tt.want)
 		}
 	}
 }

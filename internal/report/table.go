@@ -106,7 +106,8 @@ func RunTable(w io.Writer, r *results.Results) error {
 		fmt.Fprintf(w, "\nMedians of %s, each counted under %s %s. Deserialize decodes and reads every field. Wall time was not compared.\n",
 			human.Plural(counter.Processes, "process", "processes"), counter.Tool, counter.Version)
 		for _, s := range countNotes(counter, r.Unseen(), r.Serial(), false) {
-			fmt.Fprintf(w, "\n%s\n", s)
+			fmt.Fprintln(w)
+			writeProse(w, s)
 		}
 		return nil
 	}
@@ -227,7 +228,8 @@ func writeGeneric(w io.Writer, r *results.Results) error {
 		fmt.Fprintf(w, "\nMedians of %s.\n", human.Plural(r.Settings.Rounds, "sample", "samples"))
 	}
 	for _, s := range countNotes(r.Settings.Counter, r.Unseen(), r.Serial(), false) {
-		fmt.Fprintf(w, "\n%s\n", s)
+		fmt.Fprintln(w)
+		writeProse(w, s)
 	}
 	return nil
 }
@@ -328,4 +330,15 @@ func sig3(x float64) string {
 		return fmt.Sprintf("%.2f", x)
 	}
 	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.*f", 2-int(math.Floor(math.Log10(ax))), x), "0"), ".")
+}
+
+// TextWidth is the widest line of prose the terminal's reports print;
+// tables are as wide as their names make them.
+const TextWidth = 100
+
+// writeProse writes a paragraph for a terminal, wrapped at TextWidth.
+func writeProse(w io.Writer, s string) {
+	for _, line := range human.Wrap(s, TextWidth) {
+		fmt.Fprintln(w, line)
+	}
 }

@@ -23,10 +23,17 @@ import (
 // without the "Benchmark" prefix, so the output can be grepped.
 func Text(w io.Writer, r *compare.Result) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "baseline:  %s\ncandidate: %s\n", envLine(r.BaselineEnv), envLine(r.CandidateEnv))
+	for _, e := range []struct {
+		label string
+		env   results.Env
+	}{{"baseline:  ", r.BaselineEnv}, {"candidate: ", r.CandidateEnv}} {
+		for i, line := range human.Wrap(envLine(e.env), TextWidth-len(e.label)) {
+			fmt.Fprintf(bw, "%s%s\n", pick(i == 0, e.label, strings.Repeat(" ", len(e.label))), line)
+		}
+	}
 	for _, s := range append([]string{methodSentence(r, true), aaSentence(r, true), gateSentence(r, true), countedSentence(r, 0)}, countNotes(nil, r.Unseen, r.Serial, false)...) {
 		if s != "" {
-			fmt.Fprintln(bw, s)
+			writeProse(bw, s)
 		}
 	}
 
@@ -64,9 +71,11 @@ func Text(w io.Writer, r *compare.Result) error {
 	}
 
 	o := r.Options
-	fmt.Fprintf(bw, "\n%s: %s\n%s\n(%ss: %s p < %g and beyond ±%s, %s intervals; exact metrics: %s of size or allocations fails)\n",
-		verdictWord(r), countsLine(r), judgedLine(r), speedWord(r), correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence),
-		exactRule(o))
+	fmt.Fprintln(bw)
+	writeProse(bw, verdictWord(r)+": "+countsLine(r))
+	writeProse(bw, judgedLine(r))
+	writeProse(bw, fmt.Sprintf("(%ss: %s p < %g and beyond ±%s, %s intervals; exact metrics: %s of size or allocations fails)",
+		speedWord(r), correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence), exactRule(o)))
 	cs := append([]compare.Comparison(nil), r.Comparisons...)
 	compare.Sort(cs)
 	var lines [][]string
@@ -110,12 +119,13 @@ func Text(w io.Writer, r *compare.Result) error {
 		names []string
 	}{{"missing from this run", r.Missing}, {"new in this run", r.New}, {"no metric in common", r.UnitMismatch}} {
 		if len(l.names) > 0 {
-			fmt.Fprintf(bw, "%s: %s\n", l.what, strings.Join(l.names, ", "))
+			writeProse(bw, fmt.Sprintf("%s: %s", l.what, strings.Join(l.names, ", ")))
 		}
 	}
-	fmt.Fprintf(bw, "\n%s\n", shiftSentence(r.Shift, true))
+	fmt.Fprintln(bw)
+	writeProse(bw, shiftSentence(r.Shift, true))
 	if s := otherSentence(r.OtherDiffers, true); s != "" {
-		fmt.Fprintln(bw, s)
+		writeProse(bw, s)
 	}
 	return bw.Flush()
 }
@@ -236,7 +246,33 @@ func geomeanRow(cs []compare.Comparison) ([]string, bool) {
 func writeAligned(w *bufio.Writer, rows [][]string) { writeRows(w, rows, true) }
 
 // writeLeft writes rows with every column left-aligned.
-func writeLeft(w *bufio.Writer, rows [][]string) { writeRows(w, rows, false) }
+// A row wider than TextWidth has its last cell (the details) on the lines
+// below it, wrapped and indented.
+func writeLeft(w *bufio.Writer, rows [][]string) {
+	var b strings.Builder
+	bw := bufio.NewWriter(&b)
+	writeRows(bw, rows, false)
+	bw.Flush()
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if b.Len() == 0 {
+		return
+	}
+	for i, line := range lines {
+		r := rows[i]
+		if utf8.RuneCountInString(line) <= TextWidth || len(r) < 2 || r[len(r)-1] == "" {
+			w.WriteString(line + "\n")
+			continue
+		}
+		last := r[len(r)-1]
+		w.WriteString(strings.TrimRight(strings.TrimSuffix(strings.TrimRight(line, " "), last), " ") + "\n")
+		for _, l := range human.Wrap(last, TextWidth-detailIndent) {
+			w.WriteString(strings.Repeat(" ", detailIndent) + l + "\n")
+		}
+	}
+}
+
+// detailIndent is how far a wrapped row's details are indented.
+const detailIndent = 6
 
 // writeRows writes rows as a table, two spaces between columns, each cell
 // padded to its column's width: a value column (neither the first nor

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/results"
@@ -68,6 +69,14 @@ func TestUnseenInEveryReport(t *testing.T) {
 	}
 	first := Markdown(Input{Candidate: cand}, Options{})
 	for name, out := range map[string]string{"text": text.String(), "markdown": md, "run table": table.String(), "first run": first} {
+		if name == "text" || name == "run table" {
+			for _, line := range strings.Split(out, "\n") {
+				if n := utf8.RuneCountInString(line); n > TextWidth && !strings.Contains(line, "  ") { // a table's rows may be wider
+					t.Errorf("%s: a line of prose of %d columns: %q", name, n, line)
+				}
+			}
+			out = strings.Join(strings.Fields(out), " ") // prose is wrapped for a terminal
+		}
 		if !strings.Contains(out, want) || !strings.Contains(out, numbers) {
 			t.Errorf("%s: no %q with %q:\n%s", name, want, numbers, out)
 		}
