@@ -89,6 +89,9 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	r := abFromConfig(e, c, target)
 	r.Sandbox = sb
 	r.Count = ct
+	if ct != nil {
+		r.Options.Why = fmt.Sprintf("`ab --base %s --head %s`: both builds were counted on this machine", c.BasePath, c.HeadPath)
+	}
 	r.Options.Compare = countedOptions(c, r.Options.Compare, r.Count)
 	if c.Bench != "" {
 		r.Filter = c.Bench
