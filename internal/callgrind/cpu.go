@@ -2,6 +2,7 @@ package callgrind
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -24,15 +25,6 @@ type CPUID struct {
 // ReadCPUID reads this process's CPUID (zero off amd64).
 func ReadCPUID() CPUID { return readCPUID() }
 
-// feature is one named bit of a CPUID word; os is the XCR0 bits the OS
-// must save for it to be usable.
-type feature struct {
-	name string
-	word func(CPUID) uint32
-	bit  uint
-	os   uint32
-}
-
 // XCR0 bits: SSE and AVX state (1, 2), AVX-512's opmask and upper
 // registers (5, 6, 7).
 const (
@@ -40,53 +32,25 @@ const (
 	xcrAVX512 = xcrAVX | 1<<5 | 1<<6 | 1<<7
 )
 
-var (
-	leaf1ECX = func(c CPUID) uint32 { return c.Leaf1ECX }
-	leaf1EDX = func(c CPUID) uint32 { return c.Leaf1EDX }
-	leaf7EBX = func(c CPUID) uint32 { return c.Leaf7EBX }
-	leaf7ECX = func(c CPUID) uint32 { return c.Leaf7ECX }
-	leaf7EDX = func(c CPUID) uint32 { return c.Leaf7EDX }
-)
+// osState is the XCR0 bits a feature's "+state" names.
+var osState = map[string]uint32{"": 0, "avx": xcrAVX, "avx512": xcrAVX512}
 
-// features are the amd64 features code commonly dispatches on (Intel's
-// Software Developer's Manual, volume 2, CPUID), by the names Linux's
-// /proc/cpuinfo gives them.
-var features = []feature{
-	{"sse2", leaf1EDX, 26, 0},
-	{"sse3", leaf1ECX, 0, 0},
-	{"pclmulqdq", leaf1ECX, 1, 0},
-	{"ssse3", leaf1ECX, 9, 0},
-	{"fma", leaf1ECX, 12, xcrAVX},
-	{"sse4_1", leaf1ECX, 19, 0},
-	{"sse4_2", leaf1ECX, 20, 0},
-	{"movbe", leaf1ECX, 22, 0},
-	{"popcnt", leaf1ECX, 23, 0},
-	{"aes", leaf1ECX, 25, 0},
-	{"avx", leaf1ECX, 28, xcrAVX},
-	{"f16c", leaf1ECX, 29, xcrAVX},
-	{"rdrand", leaf1ECX, 30, 0},
-	{"bmi1", leaf7EBX, 3, 0},
-	{"avx2", leaf7EBX, 5, xcrAVX},
-	{"bmi2", leaf7EBX, 8, 0},
-	{"erms", leaf7EBX, 9, 0},
-	{"avx512f", leaf7EBX, 16, xcrAVX512},
-	{"avx512dq", leaf7EBX, 17, xcrAVX512},
-	{"rdseed", leaf7EBX, 18, 0},
-	{"adx", leaf7EBX, 19, 0},
-	{"avx512ifma", leaf7EBX, 21, xcrAVX512},
-	{"avx512cd", leaf7EBX, 28, xcrAVX512},
-	{"sha_ni", leaf7EBX, 29, 0},
-	{"avx512bw", leaf7EBX, 30, xcrAVX512},
-	{"avx512vl", leaf7EBX, 31, xcrAVX512},
-	{"avx512vbmi", leaf7ECX, 1, xcrAVX512},
-	{"avx512_vbmi2", leaf7ECX, 6, xcrAVX512},
-	{"gfni", leaf7ECX, 8, 0},
-	{"vaes", leaf7ECX, 9, xcrAVX},
-	{"vpclmulqdq", leaf7ECX, 10, xcrAVX},
-	{"avx512_vnni", leaf7ECX, 11, xcrAVX512},
-	{"avx512_bitalg", leaf7ECX, 12, xcrAVX512},
-	{"avx512_vpopcntdq", leaf7ECX, 14, xcrAVX512},
-	{"fsrm", leaf7EDX, 4, 0},
+// features are the amd64 features code commonly dispatches on, by the
+// names Linux's /proc/cpuinfo gives them, per CPUID word (Intel's
+// Software Developer's Manual, volume 2, CPUID): "name@bit", with "+avx"
+// or "+avx512" where the OS must save that state (XCR0) for the feature
+// to be usable.
+var features = []struct {
+	word  func(CPUID) uint32
+	names string
+}{
+	{func(c CPUID) uint32 { return c.Leaf1EDX }, "sse2@26"},
+	{func(c CPUID) uint32 { return c.Leaf1ECX }, "sse3@0 pclmulqdq@1 ssse3@9 fma@12+avx sse4_1@19 sse4_2@20 movbe@22 popcnt@23 aes@25 avx@28+avx f16c@29+avx rdrand@30"},
+	{func(c CPUID) uint32 { return c.Leaf7EBX }, "bmi1@3 avx2@5+avx bmi2@8 erms@9 avx512f@16+avx512 avx512dq@17+avx512 rdseed@18 adx@19 " +
+		"avx512ifma@21+avx512 avx512cd@28+avx512 sha_ni@29 avx512bw@30+avx512 avx512vl@31+avx512"},
+	{func(c CPUID) uint32 { return c.Leaf7ECX }, "avx512vbmi@1+avx512 avx512_vbmi2@6+avx512 gfni@8 vaes@9+avx vpclmulqdq@10+avx " +
+		"avx512_vnni@11+avx512 avx512_bitalg@12+avx512 avx512_vpopcntdq@14+avx512"},
+	{func(c CPUID) uint32 { return c.Leaf7EDX }, "fsrm@4"},
 }
 
 // Features are the features c offers and the OS lets code use, by
@@ -94,9 +58,15 @@ var features = []feature{
 // c is zero.
 func (c CPUID) Features() []string {
 	var out []string
-	for _, f := range features {
-		if f.word(c)&(1<<f.bit) != 0 && c.XCR0&f.os == f.os {
-			out = append(out, f.name)
+	for _, w := range features {
+		for _, f := range strings.Fields(w.names) {
+			name, rest, _ := strings.Cut(f, "@")
+			bit, state, _ := strings.Cut(rest, "+")
+			n, _ := strconv.Atoi(bit)
+			os := osState[state]
+			if w.word(c)&(1<<n) != 0 && c.XCR0&os == os {
+				out = append(out, name)
+			}
 		}
 	}
 	return out
