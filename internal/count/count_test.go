@@ -1,10 +1,13 @@
 package count
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -143,4 +146,43 @@ func TestOneJobs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHeartbeat: a count that has said nothing for its beat says how far
+// it is, and stops saying so when stopped.
+func TestHeartbeat(t *testing.T) {
+	var out syncBuffer
+	r := &run{o: Options{Progress: &out}, start: time.Now(), beat: 20 * time.Millisecond, total: 10, toCount: 84, counted: 31, done: 3}
+	stop := r.heartbeat()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(out.String(), "counting: 31 of 84 benchmark counts done, 3 of 10 processes finished") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	stop()
+	said := out.String()
+	if !strings.Contains(said, "wirebench: counting: 31 of 84 benchmark counts done, 3 of 10 processes finished, ") {
+		t.Fatalf("no heartbeat in 5s:\n%s", said)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if out.String() != said {
+		t.Errorf("a heartbeat after stop:\n%s", out.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the heartbeat's goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

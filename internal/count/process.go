@@ -84,6 +84,7 @@ func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *
 			return nil, err
 		}
 		out[name] = v
+		r.countedOne()
 	}
 	return out, nil
 }

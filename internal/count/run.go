@@ -28,6 +28,13 @@ type run struct {
 	mu      sync.Mutex
 	done    int
 	total   int
+	// counted and toCount are the benchmarks counted so far, and to count,
+	// over the processes of the current runJobs; said is when the last
+	// progress line was written.
+	counted, toCount int
+	said             time.Time
+	// beat is heartbeatEvery, shorter in tests.
+	beat time.Duration
 	// ways is, per side ("" for One), the worker.CountWay its counted
 	// processes announced: each field one value when they all agreed,
 	// "" otherwise.
@@ -88,7 +95,13 @@ type job struct {
 func (r *run) runJobs(ctx context.Context, jobs []*job) error {
 	r.mu.Lock()
 	r.done, r.total = 0, len(jobs) // a confirmation's processes count from 1 again
+	r.counted, r.toCount = 0, 0
+	for _, j := range jobs {
+		r.toCount += len(j.plan.names)
+	}
 	r.mu.Unlock()
+	stop := r.heartbeat()
+	defer stop()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	sem := make(chan struct{}, r.o.Jobs)
@@ -170,9 +183,57 @@ func (r *run) finished() int {
 }
 
 func (r *run) progressf(format string, args ...any) {
+	r.mu.Lock()
+	r.said = time.Now()
+	r.mu.Unlock()
 	if r.o.Progress != nil {
 		fmt.Fprintf(r.o.Progress, "wirebench: "+format+"\n", args...)
 	}
+}
+
+// heartbeatEvery is the longest a count goes without a progress line: a
+// process of the whole suite counts for minutes, and a CI log that stops
+// that long looks hung.
+const heartbeatEvery = 10 * time.Second
+
+// heartbeat writes a progress line whenever heartbeatEvery has passed
+// without one, until the returned stop is called.
+func (r *run) heartbeat() (stop func()) {
+	if r.o.Progress == nil {
+		return func() {}
+	}
+	beat := cmp.Or(r.beat, heartbeatEvery)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(beat / 10)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			r.mu.Lock()
+			quiet := time.Since(r.said) >= beat
+			finished, total, counted, toCount := r.done, r.total, r.counted, r.toCount
+			r.mu.Unlock()
+			if quiet {
+				r.progressf("counting: %d of %d benchmark counts done, %d of %d processes finished, %s elapsed",
+					counted, toCount, finished, total, time.Since(r.start).Round(time.Second))
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// countedOne notes one benchmark counted in a process.
+func (r *run) countedOne() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.counted++
 }
 
 // selected is names without those Settings.Only leaves out.
