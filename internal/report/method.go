@@ -51,7 +51,7 @@ func aaSentence(r *compare.Result, plain bool) string {
 		return ""
 	}
 	if !a.Noisy {
-		return fmt.Sprintf("A/A check: the base build against a second base worker, measured the same way on %s: nothing flagged, so the machine was quiet enough to trust the timings.",
+		return fmt.Sprintf("A/A check: the base build against a second base worker, measured the same way on %s: none came out changed, so timing regressions may fail the run (one flagged there would have kept them from it).",
 			human.Plural(a.Benchmarks, "benchmark", "benchmarks"))
 	}
 	names := make([]string, len(a.Flagged))

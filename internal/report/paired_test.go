@@ -75,7 +75,7 @@ func TestPairedReportSays(t *testing.T) {
 		"Wilcoxon signed-rank test on the per-pair log ratios",
 		"Comparison: same-runner A/B",
 		"Why: pull request with a checkout of its base commit",
-		"A/A check: the base build against a second base worker, measured the same way on 3 benchmarks: nothing flagged",
+		"A/A check: the base build against a second base worker, measured the same way on 3 benchmarks: none came out changed",
 		"❌ regression (not reproduced: not enforced)",
 	} {
 		if !strings.Contains(md, want) {
