@@ -130,16 +130,7 @@ func TestRequestAssembly(t *testing.T) {
 // work handed to a goroutine locked to a thread of its own, and a loop
 // that sleeps in a system call every iteration.
 func TestCountsUnderValgrind(t *testing.T) {
-	if OnValgrind() {
-		t.Skip("already under valgrind")
-	}
-	vg, err := Find(context.Background())
-	if err != nil {
-		if os.Getenv("WIREBENCH_REQUIRE_TOOLS") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	vg := findValgrind(t)
 	count := func(t *testing.T, kind string) [3]float64 {
 		out := filepath.Join(t.TempDir(), "callgrind.out")
 		cmd := exec.Command(vg.Path, Options{}.Args(out, os.Args[0], []string{"-test.run=^TestCountingHelper$", "-test.v"})...)
@@ -201,6 +192,24 @@ func TestCountsUnderValgrind(t *testing.T) {
 			}
 		})
 	}
+}
+
+// findValgrind is the installed Valgrind, for a test that runs this test
+// binary under it; without one the test is skipped (failed with
+// WIREBENCH_REQUIRE_TOOLS), and so is a test already under it.
+func findValgrind(t *testing.T) Valgrind {
+	t.Helper()
+	if OnValgrind() {
+		t.Skip("already under valgrind")
+	}
+	vg, err := Find(context.Background())
+	if err != nil {
+		if os.Getenv("WIREBENCH_REQUIRE_TOOLS") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	return vg
 }
 
 // The helpers' sizes: helperN iterations of the loop, or helperOps

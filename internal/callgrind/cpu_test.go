@@ -1,7 +1,6 @@
 package callgrind
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"reflect"
@@ -60,16 +59,7 @@ func TestCPUUnderValgrind(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("CPUID is read on amd64 only")
 	}
-	if OnValgrind() {
-		t.Skip("already under valgrind")
-	}
-	vg, err := Find(context.Background())
-	if err != nil {
-		if os.Getenv("WIREBENCH_REQUIRE_TOOLS") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	vg := findValgrind(t)
 	native := ReadCPUID().Features()
 	cmd := exec.Command(vg.Path, Options{}.Args(t.TempDir()+"/out", os.Args[0], []string{"-test.run=^TestCPUHelper$", "-test.v"})...)
 	cmd.Env = Env(append(os.Environ(), "WIREBENCH_CPU_HELPER=1"))

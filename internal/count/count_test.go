@@ -1,13 +1,11 @@
 package count
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -151,38 +149,31 @@ func TestOneJobs(t *testing.T) {
 // TestHeartbeat: a count that has said nothing for its beat says how far
 // it is, and stops saying so when stopped.
 func TestHeartbeat(t *testing.T) {
-	var out syncBuffer
-	r := &run{o: Options{Progress: &out}, start: time.Now(), beat: 20 * time.Millisecond, total: 10, toCount: 84, counted: 31, done: 3}
+	lines := lineChan(make(chan string, 100))
+	r := &run{o: Options{Progress: lines}, start: time.Now(), beat: 20 * time.Millisecond, total: 10, toCount: 84, counted: 31, done: 3}
 	stop := r.heartbeat()
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(out.String(), "counting: 31 of 84 benchmark counts done, 3 of 10 processes finished") && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+	select {
+	case l := <-lines:
+		if !strings.HasPrefix(l, "wirebench: counting: 31 of 84 benchmark counts done, 3 of 10 processes finished, ") {
+			t.Errorf("heartbeat %q", l)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no heartbeat in 5s")
 	}
 	stop()
-	said := out.String()
-	if !strings.Contains(said, "wirebench: counting: 31 of 84 benchmark counts done, 3 of 10 processes finished, ") {
-		t.Fatalf("no heartbeat in 5s:\n%s", said)
+	for len(lines) > 0 { // beats written before stop returned
+		<-lines
 	}
 	time.Sleep(100 * time.Millisecond)
-	if out.String() != said {
-		t.Errorf("a heartbeat after stop:\n%s", out.String())
+	if len(lines) > 0 {
+		t.Errorf("a heartbeat after stop: %q", <-lines)
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the heartbeat's goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
+// lineChan is a Progress writer that sends every write to the channel.
+type lineChan chan string
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+func (c lineChan) Write(p []byte) (int, error) {
+	c <- string(p)
+	return len(p), nil
 }

@@ -133,6 +133,13 @@ func BenchmarkMarshal(b *testing.B) {
 `,
 		"none/none.go": "package none\n",
 	}
+	writeFiles(t, dir, files)
+	return dir
+}
+
+// writeFiles writes files (path relative to dir: content) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -142,7 +149,6 @@ func BenchmarkMarshal(b *testing.B) {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
 
 func TestDiscover(t *testing.T) {
@@ -267,16 +273,12 @@ func TestOldLanguageVersion(t *testing.T) {
 		t.Skip("builds test binaries")
 	}
 	dir := t.TempDir()
-	for name, content := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"go.mod":      "module example.com/old\n\ngo 1.11\n",
 		"old.go":      "package old\n\nfunc Double(n int) int { return 2 * n }\n",
 		"old_test.go": "package old\n\nimport \"testing\"\n\nfunc BenchmarkDouble(b *testing.B) {\n\tfor i := 0; i < b.N; i++ {\n\t\tDouble(i)\n\t}\n}\n",
 		"ext_test.go": "package old_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/old\"\n)\n\nfunc BenchmarkExternal(b *testing.B) {\n\tfor i := 0; i < b.N; i++ {\n\t\told.Double(i)\n\t}\n}\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	ctx := context.Background()
 	tree := Tree{Dir: dir}
 	pkgs, err := Discover(ctx, tree, []string{"."})
@@ -320,17 +322,13 @@ func TestParallelBenchmark(t *testing.T) {
 		t.Skip("builds test binaries")
 	}
 	dir := t.TempDir()
-	for name, content := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"go.mod": "module example.com/par\n\ngo 1.26\n",
 		"par.go": "package par\n\nfunc Double(n int) int { return 2 * n }\n",
 		"par_test.go": "package par\n\nimport \"testing\"\n\n" +
 			"func BenchmarkParallel(b *testing.B) {\n\tb.RunParallel(func(pb *testing.PB) {\n\t\tfor i := 0; pb.Next(); i++ {\n\t\t\tDouble(i)\n\t\t}\n\t})\n}\n\n" +
 			"func BenchmarkSerial(b *testing.B) {\n\tfor i := range b.N {\n\t\tDouble(i)\n\t}\n}\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	ctx := context.Background()
 	tree := Tree{Dir: dir}
 	pkgs, err := Discover(ctx, tree, []string{"."})

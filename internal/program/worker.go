@@ -92,8 +92,7 @@ func Start(ctx context.Context, side, label string, p Program, env []string, o S
 				return nil, m.Fail(fmt.Errorf("list the benchmarks: %w", err))
 			}
 		}
-		m.add(c, part.Package, names)
-		m.parallel = append(m.parallel, part.Parallel)
+		m.add(c, part, names)
 		m.dumps = append(m.dumps, dumps)
 	}
 	return m, nil
@@ -162,7 +161,8 @@ func (m *Worker) Parallel(key string) bool {
 }
 
 // add joins part c, whose benchmarks names belong to package pkg.
-func (m *Worker) add(c *worker.Client, pkg string, names []string) {
+func (m *Worker) add(c *worker.Client, part Part, names []string) {
+	pkg := part.Package
 	if m.names == nil {
 		m.names = map[string]string{}
 	}
@@ -173,6 +173,7 @@ func (m *Worker) add(c *worker.Client, pkg string, names []string) {
 	i := len(m.parts)
 	m.parts = append(m.parts, c)
 	m.pkgs = append(m.pkgs, pkg)
+	m.parallel = append(m.parallel, part.Parallel)
 	for _, n := range names {
 		k := results.Key(pkg, n)
 		m.byKey[k], m.names[k] = i, n

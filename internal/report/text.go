@@ -248,28 +248,7 @@ func writeAligned(w *bufio.Writer, rows [][]string) { writeRows(w, rows, true) }
 // writeLeft writes rows with every column left-aligned.
 // A row wider than TextWidth has its last cell (the details) on the lines
 // below it, wrapped and indented.
-func writeLeft(w *bufio.Writer, rows [][]string) {
-	var b strings.Builder
-	bw := bufio.NewWriter(&b)
-	writeRows(bw, rows, false)
-	bw.Flush()
-	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-	if b.Len() == 0 {
-		return
-	}
-	for i, line := range lines {
-		r := rows[i]
-		if utf8.RuneCountInString(line) <= TextWidth || len(r) < 2 || r[len(r)-1] == "" {
-			w.WriteString(line + "\n")
-			continue
-		}
-		last := r[len(r)-1]
-		w.WriteString(strings.TrimRight(strings.TrimSuffix(strings.TrimRight(line, " "), last), " ") + "\n")
-		for _, l := range human.Wrap(last, TextWidth-detailIndent) {
-			w.WriteString(strings.Repeat(" ", detailIndent) + l + "\n")
-		}
-	}
-}
+func writeLeft(w *bufio.Writer, rows [][]string) { writeRows(w, rows, false) }
 
 // detailIndent is how far a wrapped row's details are indented.
 const detailIndent = 6
@@ -277,7 +256,9 @@ const detailIndent = 6
 // writeRows writes rows as a table, two spaces between columns, each cell
 // padded to its column's width: a value column (neither the first nor
 // the last) right-aligned when right is set, every other cell
-// left-aligned. A row holding only a "pkg: " line is written as it is.
+// left-aligned; without right, a row wider than TextWidth has its last
+// cell wrapped on indented lines below it. A row holding only a "pkg: "
+// line is written as it is.
 func writeRows(w *bufio.Writer, rows [][]string, right bool) {
 	width := columnWidths(rows)
 	for _, r := range rows {
@@ -285,8 +266,12 @@ func writeRows(w *bufio.Writer, rows [][]string, right bool) {
 			w.WriteString(r[0] + "\n")
 			continue
 		}
+		cells := r
+		if !right && len(r) > 1 && r[len(r)-1] != "" && rowWidth(width, r) > TextWidth {
+			cells = r[:len(r)-1] // the details go below
+		}
 		var b strings.Builder
-		for i, cell := range r {
+		for i, cell := range cells {
 			if i > 0 {
 				b.WriteString("  ")
 			}
@@ -298,7 +283,22 @@ func writeRows(w *bufio.Writer, rows [][]string, right bool) {
 			}
 		}
 		w.WriteString(strings.TrimRight(b.String(), " ") + "\n")
+		if len(cells) < len(r) {
+			for _, l := range human.Wrap(r[len(r)-1], TextWidth-detailIndent) {
+				w.WriteString(strings.Repeat(" ", detailIndent) + l + "\n")
+			}
+		}
 	}
+}
+
+// rowWidth is how wide r is written in columns of width: its last cell
+// unpadded.
+func rowWidth(width []int, r []string) int {
+	n := 0
+	for i := range r[:len(r)-1] {
+		n += width[i] + 2
+	}
+	return n + utf8.RuneCountInString(r[len(r)-1])
 }
 
 func columnWidths(rows [][]string) []int {

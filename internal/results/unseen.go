@@ -3,6 +3,8 @@ package results
 import (
 	"cmp"
 	"slices"
+
+	"github.com/wirebench/wirebench/internal/stats"
 )
 
 // MinCountedPerNs is the fewest instructions a count must hold per
@@ -38,24 +40,14 @@ func (r *Results) Unseen() []Unseen {
 		if len(v) == 0 || b.NativeNsPerOp <= 0 {
 			continue
 		}
-		u := Unseen{Name: Key(b.Pkg, b.Name), InstructionsPerOp: median(v), NativeNsPerOp: b.NativeNsPerOp}
+		m, _ := stats.Median(v) // v is not empty
+		u := Unseen{Name: Key(b.Pkg, b.Name), InstructionsPerOp: m, NativeNsPerOp: b.NativeNsPerOp}
 		if u.PerNs() < MinCountedPerNs {
 			out = append(out, u)
 		}
 	}
 	slices.SortFunc(out, func(a, b Unseen) int { return cmp.Compare(a.Name, b.Name) })
 	return out
-}
-
-// median is the median of v (not empty).
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // Serial lists, by key, r's counted benchmarks of functions that call
