@@ -12,8 +12,10 @@ import (
 
 	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/count"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/report"
@@ -46,6 +48,28 @@ type abRun struct {
 	// (ab.Count) instead of timing them; Options.Compare then holds the
 	// counted options (countedOptions).
 	Count *count.Settings
+	// Clock, when set beside Count, also times both builds natively
+	// after the count and judges their wall time with these options (the
+	// clock's wider floor), in one verdict with the count (ab.WithClock);
+	// ClockBudget is its budget (0: ab.ClockBudget of the count's time).
+	Clock       *compare.Options
+	ClockBudget time.Duration
+}
+
+// withCount sets how r measures under c: counted as ct (nil: timed) and,
+// with metric auto, timed beside the count (clocked), with the wall-time
+// floor and, when given, the budget.
+func (r *abRun) withCount(c *config.Config, ct *count.Settings) {
+	timed := r.Options.Compare
+	r.Count = ct
+	r.Options.Compare = countedOptions(c, timed, ct)
+	if clocked(c, ct) {
+		timed.Threshold = c.TimeThreshold
+		r.Clock = &timed
+		if c.Given("budget") {
+			r.ClockBudget = c.Budget
+		}
+	}
 }
 
 // abFromConfig is the A/B comparison c asks for.
@@ -73,7 +97,7 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	if !sb.Active {
 		fmt.Fprintf(e.stderr, "wirebench: ab: no sandbox: %s\n", sb.Why)
 	}
-	ct, note, err := counting(ctx, e.stderr, c, nil)
+	ct, note, err := counting(ctx, e.stderr, c, nil, true)
 	if err != nil {
 		return err
 	}
@@ -88,11 +112,10 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	}
 	r := abFromConfig(e, c, target)
 	r.Sandbox = sb
-	r.Count = ct
 	if ct != nil {
 		r.Options.Why = fmt.Sprintf("`ab --base %s --head %s`: both builds were counted on this machine", c.BasePath, c.HeadPath)
 	}
-	r.Options.Compare = countedOptions(c, r.Options.Compare, r.Count)
+	r.withCount(c, ct)
 	if c.Bench != "" {
 		r.Filter = c.Bench
 	}
@@ -146,7 +169,20 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 	if r.Count != nil {
 		return countAB(ctx, progress, r, progs, dir, start, built)
 	}
+	o, err := timeAB(ctx, progress, r, progs, dir)
+	if err != nil {
+		return nil, err
+	}
+	finishAB(o, r)
+	fmt.Fprintf(progress, "wirebench: ab: %s in all (builds %s, measurement %s; %d rounds in %d generations, %d confirmation rounds in %d, %d collections)\n",
+		time.Since(start).Round(100*time.Millisecond), built.Round(100*time.Millisecond), o.Elapsed.Round(100*time.Millisecond),
+		o.Rounds, o.Generations, o.ConfirmRounds, o.ConfirmGenerations, o.Collections)
+	return o, nil
+}
 
+// timeAB times the programs built in dir against each other (ab.Run)
+// with r's options.
+func timeAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]program.Program, dir string) (*ab.Outcome, error) {
 	var cpus []int
 	if r.Pin {
 		cpus = worker.OneCPU()
@@ -169,10 +205,6 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		}
 		return nil, fmt.Errorf("same-runner A/B: %w", err)
 	}
-	finishAB(o, r)
-	fmt.Fprintf(progress, "wirebench: ab: %s in all (builds %s, measurement %s; %d rounds in %d generations, %d confirmation rounds in %d, %d collections)\n",
-		time.Since(start).Round(100*time.Millisecond), built.Round(100*time.Millisecond), o.Elapsed.Round(100*time.Millisecond),
-		o.Rounds, o.Generations, o.ConfirmRounds, o.ConfirmGenerations, o.Collections)
 	return o, nil
 }
 
@@ -190,10 +222,39 @@ func countAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]
 		}
 		return nil, fmt.Errorf("same-runner A/B, counted: %w", err)
 	}
+	counting := o.Elapsed
+	clock := ""
+	if r.Clock != nil {
+		if o, err = clockAB(ctx, progress, r, progs, dir, o); err != nil {
+			return nil, err
+		}
+		clock = fmt.Sprintf(", wall-time check %s", o.Result.Clock.Elapsed.Round(100*time.Millisecond))
+	}
 	finishAB(o, r)
-	fmt.Fprintf(progress, "wirebench: ab: %s in all (builds %s, counting %s in %d processes of each build)\n",
-		time.Since(start).Round(100*time.Millisecond), built.Round(100*time.Millisecond), o.Elapsed.Round(100*time.Millisecond), o.Rounds)
+	fmt.Fprintf(progress, "wirebench: ab: %s in all (builds %s, counting %s in %d processes of each build%s)\n",
+		time.Since(start).Round(100*time.Millisecond), built.Round(100*time.Millisecond), counting.Round(100*time.Millisecond), o.Rounds, clock)
 	return o, nil
+}
+
+// clockAB is countAB's wall-time check: both programs timed against each
+// other (timeAB) with the clock's options, for ab.ClockBudget of the
+// count's time unless a budget was given, joined to the counted outcome
+// (ab.WithClock).
+func clockAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]program.Program, dir string, counted *ab.Outcome) (*ab.Outcome, error) {
+	budget := r.ClockBudget
+	if budget <= 0 {
+		budget = ab.ClockBudget(counted.Elapsed)
+	}
+	t := r
+	t.Options.Budget, t.Options.ConfirmBudget, t.Options.Compare = budget, 0, *r.Clock
+	t.Options.Why = ""
+	fmt.Fprintf(progress, "wirebench: ab: counted; now timing both builds natively for %s, the wall-time check (floor ±%s): what a count cannot see\n",
+		budget, human.Percent(r.Clock.Threshold))
+	timed, err := timeAB(ctx, progress, t, progs, dir)
+	if err != nil {
+		return nil, fmt.Errorf("the wall-time check beside the count: %w", err)
+	}
+	return ab.WithClock(counted, timed, budget), nil
 }
 
 // workers is where what the workers print goes: progress with Verbose,

@@ -201,7 +201,7 @@ func (a *actionRun) candidate(ctx context.Context, ref *results.Results) (*resul
 	p, like := planLike(a.e, a.cfg, ref)
 	_, measures := a.src.(source.Buildable)
 	if measures {
-		ct, note, err := counting(ctx, a.e.stderr, a.cfg, ref)
+		ct, note, err := counting(ctx, a.e.stderr, a.cfg, ref, false)
 		if err != nil {
 			return nil, err
 		}
@@ -267,7 +267,7 @@ func (a *actionRun) check(ctx context.Context) error {
 	}
 	var o *pipeline.Outcome
 	if a.ev.IsPullRequest() && strings.TrimSpace(a.cfg.BasePath) != "" {
-		if a.abCounted, a.abNote, err = counting(ctx, a.e.stderr, a.cfg, nil); err != nil {
+		if a.abCounted, a.abNote, err = counting(ctx, a.e.stderr, a.cfg, nil, true); err != nil {
 			return err
 		}
 	}
@@ -430,8 +430,7 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 	if a.cfg.Bench != "" {
 		r.Filter = a.cfg.Bench
 	}
-	r.Count = a.abCounted
-	r.Options.Compare = countedOptions(a.cfg, r.Options.Compare, r.Count)
+	r.withCount(a.cfg, a.abCounted)
 	if a.abNote != "" {
 		a.notes = append(a.notes, a.abNote)
 	}

@@ -3,6 +3,7 @@ package compare
 import (
 	"math"
 	"sort"
+	"time"
 
 	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/results"
@@ -174,6 +175,27 @@ type Result struct {
 	// RunParallel (results.Results.Serial): their counts are their serial
 	// work.
 	Serial []string
+	// Clock is the wall-time check made beside a counted comparison, nil
+	// when there was none: its ns/op comparisons are among Comparisons,
+	// judged against a floor of their own, and AA is its A/A check.
+	Clock *Clock
+}
+
+// Clock is the wall-time check of a counted comparison (metric auto):
+// both builds also timed natively, interleaved and paired, so that what
+// a count cannot see (sleeps, the kernel, caches, code that acts
+// differently under Valgrind) still fails the run when it is large.
+type Clock struct {
+	// Threshold is the wall-time comparisons' effect floor, wider than
+	// the count's: a different binary's code layout alone moves a
+	// benchmark's time by up to about 10%, which no count sees.
+	Threshold float64
+	// Budget is what the timed phase was given; Elapsed what it took,
+	// its confirmation included.
+	Budget, Elapsed time.Duration
+	// Rounds and Generations are the rounds made and the generations of
+	// workers they ran in (the confirmation's included).
+	Rounds, Generations int
 }
 
 // Method is how timings were compared.
@@ -255,16 +277,18 @@ func (r *Result) Fails(c Comparison) bool {
 }
 
 // Enforced reports whether c's verdict can fail the run. Exact metrics
-// always can. A noisy one cannot when a paired run's A/A check found the
-// machine too noisy, nor when it is a stored-baseline timing reported
-// only (Comparison.NotEnforced: too little history, other settings).
+// always can. A timing cannot when a paired run's A/A check found the
+// machine too noisy (a count does not move with the machine, so the A/A
+// check of a clock beside a count leaves the counts gated), nor can a
+// noisy comparison reported only (Comparison.NotEnforced: a
+// stored-baseline timing with too little history, other settings).
 // (A regression that did not reproduce on confirmation never fails the
 // run either; Failed checks that.)
 func (r *Result) Enforced(c Comparison) bool {
 	if c.Kind != Noisy {
 		return true
 	}
-	return c.NotEnforced == "" && !(r.AA != nil && r.AA.Noisy)
+	return c.NotEnforced == "" && !(r.AA != nil && r.AA.Noisy && !results.IsCounted(c.Unit))
 }
 
 // Sort orders comparisons for reports: regressions first, then

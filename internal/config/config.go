@@ -71,6 +71,14 @@ var Metrics = []string{MetricTime, MetricInstructions, MetricCycles, MetricAuto}
 // rarely matter.
 const CountedThreshold = 0.01
 
+// ClockThreshold is the default effect floor of the wall-time check made
+// beside a count (metric auto): wide, because the two builds' code layout
+// alone moves a benchmark's time by up to about 10% (docs/ab-mode.md,
+// "Code layout") while its count stays put, and what the clock is there
+// for, work counting cannot see, is large (docs/counted.md, "Both
+// instruments").
+const ClockThreshold = 0.15
+
 // Config is every setting of every command. Budget 0, Samples 0 and
 // Threshold < 0 mean "the default of the comparison made" (see
 // MeasureBudget, MeasureSamples and CompareOptions): the action decides
@@ -98,8 +106,10 @@ type Config struct {
 	Out, Format, Plots, Report string
 	Verbose                    bool
 
-	// Comparing.
+	// Comparing. TimeThreshold is the wall-time check's floor beside a
+	// count (metric auto).
 	Threshold, SizeThreshold, AllocThreshold, Alpha float64
+	TimeThreshold                                   float64
 	Correction                                      string
 	Normalize                                       string
 	FailOn                                          string

@@ -2,6 +2,7 @@ package config
 
 import (
 	"flag"
+	"fmt"
 	"slices"
 
 	"github.com/wirebench/wirebench/internal/accept"
@@ -141,6 +142,9 @@ var settings = []setting{
 	{name: "threshold", cmds: []Command{Compare, Check, Merge, AB, Action},
 		help:  "relative change of a timing or a count that matters (5% or 0.05), the effect floor: smaller changes never fail, however significant; empty: 5% for timings against a stored baseline, 1% in the same-runner A/B mode and for counted metrics",
 		value: func(c *Config) flag.Value { c.Threshold = -1; return percent{&c.Threshold} }},
+	{name: "time-threshold", cmds: []Command{AB, Action}, def: fmt.Sprintf("%g%%", 100*ClockThreshold),
+		help:  "with metric auto, counted: the effect floor of the wall-time check beside the count (both builds also timed natively, interleaved, so that what a count cannot see still fails the run: sleeps, the kernel, caches, code that acts differently under Valgrind)",
+		value: func(c *Config) flag.Value { return percent{&c.TimeThreshold} }},
 	{name: "size-threshold", cmds: []Command{Compare, Check, Merge, AB, Action}, def: "0%",
 		help:  "growth of the encoded size (B/msg) that fails (0%: any byte)",
 		value: func(c *Config) flag.Value { return percent{&c.SizeThreshold} }},

@@ -42,7 +42,7 @@ func comparisonDocument(in Input) *document {
 	if s := countedSentence(r, candidateElapsed(in)); s != "" {
 		d.add(s + "\n\n")
 	}
-	for _, s := range countNotes(nil, r.Unseen, r.Serial, true) {
+	for _, s := range countNotes(nil, r.Unseen, r.Serial, r.Clock, true) {
 		d.add(s + "\n\n")
 	}
 	d.add(notesText(in))
@@ -179,7 +179,7 @@ func summaryText(in Input) string {
 
 // timingTest names the test that judged the timings.
 func timingTest(r *compare.Result) string {
-	if paired(r) {
+	if paired(r) || r.Clock != nil {
 		return "the Wilcoxon signed-rank test on the per-pair log ratios"
 	}
 	newRun, samples := 0, 0
@@ -430,7 +430,7 @@ func environmentSection(d *document, r *compare.Result) {
 	var b strings.Builder
 	b.WriteString("#### Environment\n\n")
 	b.WriteString(envTable(r.BaselineEnv, r.CandidateEnv, keyFields, false))
-	b.WriteString("\n" + shiftSentence(r.Shift, false))
+	b.WriteString("\n" + shiftSentence(r, false))
 	if s := otherSentence(r.OtherDiffers, false); s != "" {
 		b.WriteString(" " + s)
 	}

@@ -40,9 +40,16 @@ func countedSentence(r *compare.Result, elapsed time.Duration) string {
 		who = "each build"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Counted, not timed: %s under Valgrind's callgrind %s, %s, in %s of %s, %s; a process's blocks reduce to their median, and the processes are the replicates of Welch's t-test. A count does not move with what else runs on the machine. ",
-		units, c.Version, cache, human.Plural(c.Processes, "process", "processes"), who, methodText(c.Method))
-	fmt.Fprintf(&b, "Counting cannot see %s. Wall time was not compared (it was taken natively only to size the blocks and to see how much of each operation's time the count explains)", countBlind)
+	fmt.Fprintf(&b, "%s: %s under Valgrind's callgrind %s, %s, in %s of %s, %s; a process's blocks reduce to their median, and the processes are the replicates of Welch's t-test. A count does not move with what else runs on the machine. ",
+		pick(r.Clock == nil, "Counted, not timed", "Counted"), units, c.Version, cache, human.Plural(c.Processes, "process", "processes"), who, methodText(c.Method))
+	fmt.Fprintf(&b, "Counting cannot see %s. ", countBlind)
+	if k := r.Clock; k != nil {
+		fmt.Fprintf(&b, "So both builds were also timed natively, the wall-time check (%s of a %s budget, %s in %s of workers, base and head alternating in short blocks, with an A/A check): "+
+			"a wall time beyond ±%s fails the run even when the count did not move. Its floor is wide because another binary's code layout alone moves a benchmark's time by up to about 10%%, which no count sees",
+			k.Elapsed.Round(time.Second), k.Budget.Round(time.Second), human.Plural(k.Rounds, "round", "rounds"), human.Plural(k.Generations, "generation", "generations"), human.Percent(k.Threshold))
+	} else {
+		b.WriteString("Wall time was not compared (it was taken natively only to size the blocks and to see how much of each operation's time the count explains)")
+	}
 	if elapsed > 0 {
 		fmt.Fprintf(&b, "; counting took %s", elapsed.Round(time.Second))
 	}
@@ -75,15 +82,33 @@ func methodText(method string) string {
 }
 
 // changedRule is the summary's sentence on what makes a speed metric
-// change: the timings' test, or for counted runs Welch's.
+// change: the timings' test, or for counted runs Welch's, or both with
+// the wall-time check's floor.
 func changedRule(r *compare.Result) string {
 	o := r.Options
-	if counted(r) && judge(r).timings.n == 0 {
-		return fmt.Sprintf("A count changed when Welch's t-test on the processes' log counts is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s. ",
-			correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence))
+	count := fmt.Sprintf("A count changed when Welch's t-test on the processes' log counts is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s. ",
+		correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence))
+	switch {
+	case r.Clock != nil:
+		return count + fmt.Sprintf("A wall time changed when %s is significant (%s p < %g over the timings) **and** the change is beyond ±%s. ",
+			timingTest(r), correctionText(o.Correction), o.Alpha, human.Percent(r.Clock.Threshold))
+	case counted(r) && judge(r).timings.n == 0:
+		return count
 	}
 	return fmt.Sprintf("A timing counts as changed when %s is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s. ",
 		timingTest(r), correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence))
+}
+
+// ruleLine is the text report's line on what makes a metric change.
+func ruleLine(r *compare.Result) string {
+	o := r.Options
+	if k := r.Clock; k != nil {
+		return fmt.Sprintf("(counts: %s p < %g and beyond ±%s; wall time: %s p < %g and beyond ±%s; %s intervals; exact metrics: %s of size or allocations fails)",
+			correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), correctionText(o.Correction), o.Alpha, human.Percent(k.Threshold),
+			human.Percent(o.Confidence), exactRule(o))
+	}
+	return fmt.Sprintf("(%ss: %s p < %g and beyond ±%s, %s intervals; exact metrics: %s of size or allocations fails)",
+		speedWord(r), correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence), exactRule(o))
 }
 
 // speedWord is what the report calls the run's speed metrics: counts or
@@ -103,7 +128,7 @@ const maxUnseenNamed = 5
 // their native time (results.Unseen) and what that means for their
 // verdicts; "" when there are none. With md the names are escaped for
 // Markdown.
-func unseenSentence(us []results.Unseen, md bool) string {
+func unseenSentence(us []results.Unseen, clock *compare.Clock, md bool) string {
 	if len(us) == 0 {
 		return ""
 	}
@@ -119,20 +144,23 @@ func unseenSentence(us []results.Unseen, md bool) string {
 	if rest := len(us) - len(parts); rest > 0 {
 		parts = append(parts, human.Plural(rest, "other", "others"))
 	}
+	s := fmt.Sprintf("Counting saw little of the time of %s: %s. CPU-bound code counts %g or more instructions per nanosecond of its native time; "+
+		"the rest of these operations' time is waiting (sleep, locks, other threads), the kernel or memory, which only a clock sees",
+		human.Plural(len(us), "benchmark", "benchmarks"), strings.Join(parts, "; "), results.MinCountedPerNs)
+	if clock != nil {
+		return s + fmt.Sprintf(": the wall-time check timed them, so a change of their time beyond ±%s fails the run whatever their count did.", human.Percent(clock.Threshold))
+	}
 	flag := "--metric time"
 	if md {
 		flag = "`" + flag + "`"
 	}
-	return fmt.Sprintf("⚠️ Counting saw little of the time of %s: %s. CPU-bound code counts %g or more instructions per nanosecond of its native time; "+
-		"the rest of these operations' time is waiting (sleep, locks, other threads), the kernel or memory, which only a clock sees, "+
-		"so a pass on them says only that their counted work did not grow. Time them with %s.",
-		human.Plural(len(us), "benchmark", "benchmarks"), strings.Join(parts, "; "), results.MinCountedPerNs, flag)
+	return "⚠️ " + s + fmt.Sprintf(", so a pass on them says only that their counted work did not grow. Time them with %s.", flag)
 }
 
 // serialSentence says which counted benchmarks call RunParallel
 // (results.Results.Serial): their counts are their serial work; "" when
 // none. With md the names are escaped for Markdown.
-func serialSentence(keys []string, md bool) string {
+func serialSentence(keys []string, clock *compare.Clock, md bool) string {
 	if len(keys) == 0 {
 		return ""
 	}
@@ -147,18 +175,23 @@ func serialSentence(keys []string, md bool) string {
 	if rest := len(keys) - len(names); rest > 0 {
 		names = append(names, human.Plural(rest, "other", "others"))
 	}
-	return fmt.Sprintf("Counted one goroutine at a time: %s %s b.RunParallel, and Valgrind runs one thread at a time, so %s count is %s serial work: "+
-		"parallel speed-up and contention (locks, shared cache lines) only a clock sees.",
+	s := fmt.Sprintf("Counted one goroutine at a time: %s %s b.RunParallel, and Valgrind runs one thread at a time, so %s count is %s serial work: "+
+		"parallel speed-up and contention (locks, shared cache lines) only a clock sees",
 		strings.Join(names, ", "), pick(len(keys) == 1, "calls", "call"), pick(len(keys) == 1, "its", "their"), pick(len(keys) == 1, "its", "their"))
+	if clock != nil {
+		return s + "; the wall-time check timed " + pick(len(keys) == 1, "it", "them") + " on every CPU, as go test runs " + pick(len(keys) == 1, "it", "them") + "."
+	}
+	return s + "."
 }
 
 // countNotes are what a counted run's report says beside its table: the
 // CPU features counting lacked (with c; nil leaves them to
 // countedSentence), the benchmarks whose counts explain little of their
-// time, and those counted serially.
-func countNotes(c *results.Counter, unseen []results.Unseen, serial []string, md bool) []string {
+// time, and those counted serially, and what the wall-time check beside
+// the count (clock, nil when none) made of both.
+func countNotes(c *results.Counter, unseen []results.Unseen, serial []string, clock *compare.Clock, md bool) []string {
 	var out []string
-	for _, s := range []string{lacksSentence(c), unseenSentence(unseen, md), serialSentence(serial, md)} {
+	for _, s := range []string{lacksSentence(c), unseenSentence(unseen, clock, md), serialSentence(serial, clock, md)} {
 		if s != "" {
 			out = append(out, s)
 		}

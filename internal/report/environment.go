@@ -114,12 +114,16 @@ func envTable(base, cand results.Env, fields []envField, modules bool) string {
 
 // shiftSentence says what was done about the machine's speed shift, in
 // running text; plain is true for the text format (no Markdown).
-func shiftSentence(s *compare.Shift, plain bool) string {
+func shiftSentence(r *compare.Result, plain bool) string {
 	esc := escapeInline
 	if plain {
 		esc = func(s string) string { return s }
 	}
-	if s == nil {
+	s := r.Shift
+	switch {
+	case s == nil && (paired(r) || r.Clock != nil):
+		return "Both builds were timed on this machine at the same time, so no speed shift between machines applies."
+	case s == nil:
 		return "No timings were compared, so no machine speed shift was estimated."
 	}
 	est := factor(s.Estimate)

@@ -29,6 +29,12 @@ func methodSentence(r *compare.Result, plain bool) string {
 			s += " Why: " + esc(why) + "."
 		}
 		return s
+	case r.Method == compare.MethodCounted && r.Clock != nil:
+		s := "Comparison: same-runner A/B, counted and timed (the base and this build counted on this machine, each in processes of its own, process set against process set; then both timed natively, alternating in short blocks, compared pair by pair, for the wall-time check)."
+		if why != "" {
+			s += " Why: " + esc(why) + "."
+		}
+		return s
 	case r.Method == compare.MethodCounted:
 		s := "Comparison: same-runner A/B, counted (the base and this build counted on this machine, each in processes of its own, process set against process set; no A/A check, since a count does not move with the machine's load and the processes measure its spread)."
 		if why != "" {

@@ -31,7 +31,7 @@ func Text(w io.Writer, r *compare.Result) error {
 			fmt.Fprintf(bw, "%s%s\n", pick(i == 0, e.label, strings.Repeat(" ", len(e.label))), line)
 		}
 	}
-	for _, s := range append([]string{methodSentence(r, true), aaSentence(r, true), gateSentence(r, true), countedSentence(r, 0)}, countNotes(nil, r.Unseen, r.Serial, false)...) {
+	for _, s := range append([]string{methodSentence(r, true), aaSentence(r, true), gateSentence(r, true), countedSentence(r, 0)}, countNotes(nil, r.Unseen, r.Serial, r.Clock, false)...) {
 		if s != "" {
 			writeProse(bw, s)
 		}
@@ -70,12 +70,10 @@ func Text(w io.Writer, r *compare.Result) error {
 		}
 	}
 
-	o := r.Options
 	fmt.Fprintln(bw)
 	writeProse(bw, verdictWord(r)+": "+countsLine(r))
 	writeProse(bw, judgedLine(r))
-	writeProse(bw, fmt.Sprintf("(%ss: %s p < %g and beyond ±%s, %s intervals; exact metrics: %s of size or allocations fails)",
-		speedWord(r), correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence), exactRule(o)))
+	writeProse(bw, ruleLine(r))
 	cs := append([]compare.Comparison(nil), r.Comparisons...)
 	compare.Sort(cs)
 	var lines [][]string
@@ -123,7 +121,7 @@ func Text(w io.Writer, r *compare.Result) error {
 		}
 	}
 	fmt.Fprintln(bw)
-	writeProse(bw, shiftSentence(r.Shift, true))
+	writeProse(bw, shiftSentence(r, true))
 	if s := otherSentence(r.OtherDiffers, true); s != "" {
 		writeProse(bw, s)
 	}
