@@ -108,9 +108,12 @@ func TestContainerActionAB(t *testing.T) {
 	for _, want := range []string{
 		"Comparison: same-runner A/B",
 		"pull request with a checkout of its base commit at base (input base-path)",
-		// The image ships Valgrind: the builds are counted, not timed.
-		"Comparison: same-runner A/B, counted",
-		"Counted, not timed: instructions/op under Valgrind's callgrind",
+		// The image ships Valgrind: under metric auto the builds are
+		// counted, and timed beside the count (the wall-time check).
+		"Comparison: same-runner A/B, counted and timed",
+		"Counted: instructions/op under Valgrind's callgrind",
+		"a wall time beyond ±15% fails the run even when the count did not move",
+		"| Seen by |",
 	} {
 		if !strings.Contains(report, want) {
 			t.Errorf("the report lacks %q:\n%s", want, report)

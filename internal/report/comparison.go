@@ -241,7 +241,7 @@ func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, h
 		d.add(fmt.Sprintf("No %s changed significantly beyond ±%s.%s\n\n", speedWord(r), human.Percent(r.Options.Threshold), largestChange(noisy)))
 	} else {
 		t := &table{
-			head: fmt.Sprintf("| Benchmark | Metric | Baseline | Candidate | Change [%s CI] | p (adj.) | Verdict | Against the history |\n|:--|:--|--:|--:|--:|--:|:--|:--|\n", human.Percent(r.Options.Confidence)),
+			head: fmt.Sprintf("| Benchmark | Metric | Baseline | Candidate | Change [%s CI] | p (adj.) | Verdict | %s |\n|:--|:--|--:|--:|--:|--:|:--|:--|\n", human.Percent(r.Options.Confidence), pick(r.Clock == nil, "Against the history", "Seen by")),
 			more: moreRows(details),
 			tail: "\n",
 			fold: foldRows, foldSummary: func(n int) string { return human.Plural(n, "more timing change", "more timing changes") },
@@ -250,7 +250,7 @@ func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, h
 			t.rows = append(t.rows, row{
 				text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
 					FormatValue(c.Baseline.Median, c.Unit), FormatValue(c.Candidate.Median, c.Unit),
-					change(c), pValue(c), comparisonLabel(r, c), historyPosition(h, c.Name, c.Unit, c.Candidate.Median)),
+					change(c), pValue(c), comparisonLabel(r, c), lastCell(r, h, c)),
 				tier: verdictTier(c.Verdict), mag: magnitude(c),
 			})
 		}
@@ -588,4 +588,44 @@ func historyPosition(h []baseline.Entry, key, unit string, value float64) string
 		return fmt.Sprintf("%s %s (all %d runs)", where, FormatValue(lo, unit), n)
 	}
 	return fmt.Sprintf("%s %s – %s (%d runs)", where, FormatValue(lo, unit), FormatValue(hi, unit), n)
+}
+
+// lastCell is the last cell of a change's row: where it lies against the
+// history, or beside a wall-time check which instrument saw it (seenBy).
+func lastCell(r *compare.Result, h []baseline.Entry, c compare.Comparison) string {
+	if r.Clock != nil {
+		return seenBy(r, c)
+	}
+	return historyPosition(h, c.Name, c.Unit, c.Candidate.Median)
+}
+
+// seenBy says which instrument saw a change of a counted comparison with
+// a wall-time check: the count, the clock or both, with what the other
+// one measured for the benchmark, and for a wall-time change the count
+// did not share, what counting cannot see.
+func seenBy(r *compare.Result, c compare.Comparison) string {
+	clock := c.Unit == results.UnitNsPerOp
+	want := results.UnitNsPerOp
+	if clock {
+		want = pick(r.Options.CountedUnit == "", results.UnitInstructionsPerOp, r.Options.CountedUnit)
+	}
+	var other *compare.Comparison
+	for i, o := range r.Comparisons {
+		if o.Name == c.Name && o.Unit == want {
+			other = &r.Comparisons[i]
+			break
+		}
+	}
+	me, them := pick(clock, "the clock", "the count"), pick(clock, "the count", "the clock")
+	if other == nil {
+		return me
+	}
+	what := escapeCell(other.Unit) + " " + human.Change(other.Change(), 1)
+	switch {
+	case other.Verdict == c.Verdict:
+		return me + " and " + them + " (" + what + ")"
+	case clock:
+		return "the clock only (" + what + ", " + string(other.Verdict) + "): caches, the kernel, waiting, or code that acts differently under Valgrind"
+	}
+	return "the count only (" + what + ", " + string(other.Verdict) + " beside the clock's ±" + human.Percent(r.Clock.Threshold) + " floor)"
 }

@@ -135,3 +135,55 @@ func TestCountedFirstRunTable(t *testing.T) {
 		t.Errorf("the first run's table does not show the counts:\n%s", md)
 	}
 }
+
+// TestClockInReports: a counted comparison with the wall-time check
+// beside it says in the text and Markdown reports that both builds were
+// timed, with the clock's floor beside the count's, that the benchmarks
+// counting saw little of were timed, and no longer that wall time was
+// not compared.
+func TestClockInReports(t *testing.T) {
+	base, cand := countedRun(t, 1), countedRun(t, 1.001)
+	res, err := compare.Compare(base, cand, compare.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Method = compare.MethodCounted
+	res.Clock = &compare.Clock{Threshold: 0.15, Budget: 20e9, Elapsed: 31e9, Rounds: 12, Generations: 3}
+	res.Comparisons = append(res.Comparisons, compare.Comparison{Name: "example.com/m BenchmarkSleep_<b>@octocat</b>", Unit: results.UnitNsPerOp, Kind: compare.Noisy,
+		Verdict: compare.Regression, Ratio: 5, Lo: 4.8, Hi: 5.2, P: 1e-9, PAdjusted: 1e-8, Paired: true,
+		Note: "instructions/op +0.10%, unchanged: a change counting cannot see"})
+	var text bytes.Buffer
+	if err := Text(&text, res); err != nil {
+		t.Fatal(err)
+	}
+	md := Markdown(Input{Result: res, Candidate: cand, FailOn: compare.FailOnRegression}, Options{})
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	for name, out := range map[string]string{"text": flat(text.String()), "markdown": flat(md)} {
+		for _, want := range []string{
+			"counted and timed",
+			"a wall time beyond ±15% fails the run even when the count did not move",
+			"the wall-time check timed them, so a change of their time beyond ±15% fails the run",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s report does not say %q", name, want)
+			}
+		}
+		for _, never := range []string{"Wall time was not compared", "Time them with", "No timings were compared"} {
+			if strings.Contains(out, never) {
+				t.Errorf("%s report says %q beside a wall-time check", name, never)
+			}
+		}
+	}
+	if !strings.Contains(flat(text.String()), "a change counting cannot see") {
+		t.Error("the text report does not say why the count did not see the wall-time change")
+	}
+	if !strings.Contains(md, "the clock only (instructions/op +0.1%, unchanged)") {
+		t.Errorf("the Markdown report does not say the clock alone saw the change:\n%s", md)
+	}
+	if out := flat(text.String()); !strings.Contains(out, "wall time: Holm–Bonferroni-adjusted p < 0.01 and beyond ±15%") {
+		t.Errorf("the text report's rule line does not give the clock's floor:\n%s", out)
+	}
+	if !res.Failed(compare.FailOnRegression) {
+		t.Error("a confirmed wall-time regression must fail the run")
+	}
+}
