@@ -40,6 +40,7 @@ const (
 //	  "missing": [], "new": [], "unit_mismatch": [],
 //	  "method": "stored-baseline" | "same-runner-ab", "why": "...",
 //	  "aa_check": {"benchmarks", "flagged", "noisy"} | null,
+//	  "clock": {"threshold", "budget_seconds", "elapsed_seconds", "rounds", "generations"} | null,
 //	  "judged": {"timings", "timings_gated", "timings_inconclusive", "timings_not_enforced",
 //	             "timings_median_mde", "other", "other_gated"},
 //	  "history": {"runs", "same_code", "needed", "more_runs", "settings_match", "settings_differ",
@@ -98,6 +99,10 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 	doc.Why = r.Why
 	if a := r.AA; a != nil {
 		doc.AACheck = &jsonAA{Benchmarks: a.Benchmarks, Flagged: orEmpty(a.Flagged), Noisy: a.Noisy}
+	}
+	if c := r.Clock; c != nil {
+		doc.Clock = &jsonClock{Threshold: c.Threshold, Budget: c.Budget.Seconds(), Elapsed: c.Elapsed.Seconds(),
+			Rounds: c.Rounds, Generations: c.Generations}
 	}
 	j := judge(r)
 	doc.Judged = jsonJudged{Timings: j.timings.n, TimingsGated: j.timings.gated, TimingsInconclusive: j.timings.inconclusive,
@@ -215,6 +220,7 @@ type jsonDoc struct {
 	Method         string           `json:"method"`
 	Why            string           `json:"why"`
 	AACheck        *jsonAA          `json:"aa_check"`
+	Clock          *jsonClock       `json:"clock"`
 	Judged         jsonJudged       `json:"judged"`
 	History        *jsonHistory     `json:"history"`
 	Unseen         []jsonUnseen     `json:"unseen"`
@@ -277,6 +283,15 @@ type jsonAA struct {
 	Benchmarks int      `json:"benchmarks"`
 	Flagged    []string `json:"flagged"`
 	Noisy      bool     `json:"noisy"`
+}
+
+// jsonClock is a compare.Clock: the wall-time check beside a count.
+type jsonClock struct {
+	Threshold   float64 `json:"threshold"`
+	Budget      float64 `json:"budget_seconds"`
+	Elapsed     float64 `json:"elapsed_seconds"`
+	Rounds      int     `json:"rounds"`
+	Generations int     `json:"generations"`
 }
 
 type jsonCounts struct {

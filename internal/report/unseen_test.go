@@ -186,4 +186,22 @@ func TestClockInReports(t *testing.T) {
 	if !res.Failed(compare.FailOnRegression) {
 		t.Error("a confirmed wall-time regression must fail the run")
 	}
+	var js bytes.Buffer
+	if err := JSON(&js, res, compare.FailOnRegression); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Clock *struct {
+			Threshold float64 `json:"threshold"`
+			Budget    float64 `json:"budget_seconds"`
+			Elapsed   float64 `json:"elapsed_seconds"`
+			Rounds    int     `json:"rounds"`
+		} `json:"clock"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if c := doc.Clock; c == nil || c.Threshold != 0.15 || c.Budget != 20 || c.Elapsed != 31 || c.Rounds != 12 {
+		t.Errorf("the JSON report's clock is %+v, want threshold 0.15, budget 20 s, elapsed 31 s, 12 rounds", doc.Clock)
+	}
 }

@@ -1,0 +1,3 @@
+module example.com/rows
+
+go 1.26
