@@ -73,6 +73,16 @@ type Entry struct {
 	// Absent in runs of no such pull request and in files written before
 	// it was recorded.
 	Accepted []accept.Acceptance `json:"accepted,omitempty"`
+	// Clock summarises the run's wall-time check (results.Results.Clock):
+	// its harness settings and medians, what a later check's wall times
+	// are judged against. Nil for runs that were not counted and timed.
+	Clock *ClockEntry `json:"clock,omitempty"`
+}
+
+// ClockEntry is the wall-time check of a history entry's run.
+type ClockEntry struct {
+	Harness *results.Harness              `json:"harness,omitempty"`
+	Medians map[string]map[string]float64 `json:"medians"`
 }
 
 // key identifies an entry for merging: two writers that both recorded a
@@ -88,11 +98,21 @@ func Summarize(r *results.Results, runID string) Entry {
 	e := Entry{
 		Time: r.Env.Time, Commit: r.Env.Commit, Ref: r.Env.Ref, RunID: runID,
 		Machine: r.Env.Machine, CPU: r.Env.CPU, Go: r.Env.GoVersion, Harness: &harness,
-		Medians: map[string]map[string]float64{},
+		Medians: medians(r),
 	}
 	if e.Time.IsZero() {
 		e.Time = time.Now().UTC().Truncate(time.Second)
 	}
+	if k := r.Clock; k != nil {
+		h := k.Harness()
+		e.Clock = &ClockEntry{Harness: &h, Medians: medians(k)}
+	}
+	return e
+}
+
+// medians maps each benchmark of r, by key, to the median of each unit.
+func medians(r *results.Results) map[string]map[string]float64 {
+	out := map[string]map[string]float64{}
 	for _, b := range r.Benchmarks {
 		m := map[string]float64{}
 		for _, metric := range b.Metrics {
@@ -100,9 +120,30 @@ func Summarize(r *results.Results, runID string) Entry {
 				m[metric.Unit] = med
 			}
 		}
-		e.Medians[b.Key()] = m
+		out[b.Key()] = m
 	}
-	return e
+	return out
+}
+
+// Clocked is the baseline of the wall-time checks (results.Results.Clock)
+// of b's counted runs: their timed runs as its reference and history, so
+// that a check's wall times are judged as a timed check's are. Runs
+// without one are left out of its history. Nil when b's reference has
+// none.
+func (b *Baseline) Clocked() *Baseline {
+	if b == nil || b.Reference == nil || b.Reference.Clock == nil {
+		return nil
+	}
+	c := &Baseline{Format: b.Format, Version: b.Version, Suite: b.Suite, Reference: b.Reference.Clock}
+	for _, e := range b.History {
+		if e.Clock == nil {
+			continue
+		}
+		k := e
+		k.Harness, k.Medians, k.Clock = e.Clock.Harness, e.Clock.Medians, nil
+		c.History = append(c.History, k)
+	}
+	return c
 }
 
 // New returns a baseline whose reference and only history entry is r.
@@ -327,9 +368,22 @@ func (e Entry) validate() error {
 	if e.Seq < 0 {
 		return fmt.Errorf("seq is %d, want a count ≥ 0", e.Seq)
 	}
-	for _, name := range slices.Sorted(maps.Keys(e.Medians)) {
-		for _, unit := range slices.Sorted(maps.Keys(e.Medians[name])) {
-			if v := e.Medians[name][unit]; math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+	if err := validMedians(e.Medians); err != nil {
+		return err
+	}
+	if e.Clock != nil {
+		if err := validMedians(e.Clock.Medians); err != nil {
+			return fmt.Errorf("clock: %w", err)
+		}
+	}
+	return nil
+}
+
+// validMedians checks that every median is a finite number ≥ 0.
+func validMedians(m map[string]map[string]float64) error {
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		for _, unit := range slices.Sorted(maps.Keys(m[name])) {
+			if v := m[name][unit]; math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 				return fmt.Errorf("the median %s of %s is %v, want a finite number ≥ 0", unit, name, v)
 			}
 		}

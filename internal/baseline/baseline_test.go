@@ -276,3 +276,40 @@ func TestDecodeValidatesNumbers(t *testing.T) {
 		})
 	}
 }
+
+// TestClockedRoundTrip: a counted run's wall-time check is stored with
+// it, in the reference and the history entry, and read back as the
+// baseline of wall times (Clocked); a corrupt median in it is an error.
+func TestClockedRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "default.json")
+	b := New(runAt(t0, "c0", 100), "") // timed only: no wall-time check
+	for i := 1; i <= 3; i++ {
+		r := runAt(t0.Add(time.Duration(i)*time.Hour), "c"+string(rune('0'+i)), 0)
+		r.Benchmarks[0].Metrics[0] = results.Metric{Unit: results.UnitInstructionsPerOp, Values: []float64{1000, 1001, 1000}}
+		r.Settings.Counter = &results.Counter{Tool: "callgrind", Version: "3.19.0", Method: results.CountBlock, Processes: 3, Blocks: 3}
+		r.Clock = runAt(r.Env.Time, r.Env.Commit, 100+float64(i))
+		b.Add(r, "", 50)
+	}
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(path, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := got.Clocked()
+	if c == nil || len(c.History) != 3 || c.Reference.Settings.Counter != nil || c.ReferenceEntry() != 2 {
+		t.Fatalf("clocked baseline %+v: want the 3 timed checks, the newest the reference", c)
+	}
+	if m := c.History[2].Medians["BenchmarkSerialize/codec=protobuf/dataset=small"][results.UnitNsPerOp]; m != 104 {
+		t.Errorf("the newest wall-time median is %v, want 104", m)
+	}
+	data, _ := os.ReadFile(path)
+	bad := regexp.MustCompile(`("clock": \{\s*"harness": \{[^}]*\},\s*"medians": \{\s*"[^"]+": \{[^}]*"ns/op": )[0-9.]+`).ReplaceAll(data, []byte("${1}-1"))
+	if bytes.Equal(bad, data) {
+		t.Fatalf("the test did not find a wall-time median to corrupt:\n%s", data)
+	}
+	if _, err := Decode("default.json", bad, "default"); err == nil || !strings.Contains(err.Error(), "clock") {
+		t.Errorf("a negative wall-time median: %v, want an error naming the clock", err)
+	}
+}

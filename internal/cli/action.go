@@ -46,6 +46,9 @@ type actionRun struct {
 	counted   *count.Settings
 	abCounted *count.Settings
 	abNote    string
+	// clockPlan is how the candidate was timed beside its count (the
+	// wall-time check; zero when it was not): a confirmation times so.
+	clockPlan source.Plan
 }
 
 // cmdAction runs wirebench as a GitHub Action: the inputs are read into
@@ -197,11 +200,13 @@ func (a *actionRun) loadBaseline(ctx context.Context) (*baseline.Baseline, strin
 // candidate measures or reads the candidate, as the source says: against
 // the stored reference ref (nil: none, as in update) with ref's budget and
 // samples where the inputs give none, so that its timings are comparable.
-func (a *actionRun) candidate(ctx context.Context, ref *results.Results) (*results.Results, error) {
+// For a check or an update (cmd), a count is timed beside (timeBeside).
+func (a *actionRun) candidate(ctx context.Context, ref *results.Results, cmd config.Command) (*results.Results, error) {
 	p, like := planLike(a.e, a.cfg, ref)
 	_, measures := a.src.(source.Buildable)
+	clock := cmd == config.Check || cmd == config.Update
 	if measures {
-		ct, note, err := counting(ctx, a.e.stderr, a.cfg, ref, false)
+		ct, note, err := counting(ctx, a.e.stderr, a.cfg, ref, clock)
 		if err != nil {
 			return nil, err
 		}
@@ -230,6 +235,15 @@ func (a *actionRun) candidate(ctx context.Context, ref *results.Results) (*resul
 	a.notes = append(a.notes, notes...)
 	if _, ok := a.src.(source.Buildable); ok && a.ev.SHA != "" {
 		r.Env.Commit = a.ev.SHA // the PR head, not the test merge commit
+	}
+	if measures && clock {
+		var unclocked string
+		if a.clockPlan, unclocked, err = timeBeside(ctx, a.e, a.cfg, a.src, p, ref, r, cmd == config.Check); err != nil {
+			return nil, err
+		}
+		if unclocked != "" {
+			a.notes = append(a.notes, unclocked)
+		}
 	}
 	return r, nil
 }
@@ -291,7 +305,7 @@ func (a *actionRun) check(ctx context.Context) error {
 		if base != nil {
 			ref = base.Reference
 		}
-		cand, err := a.candidate(ctx, ref)
+		cand, err := a.candidate(ctx, ref, config.Check)
 		var code *source.CodeError
 		if errors.As(err, &code) {
 			// Code that cannot be measured never passes: report it.
@@ -315,6 +329,8 @@ func (a *actionRun) check(ctx context.Context) error {
 		p, _ := planLike(a.e, a.cfg, ref)
 		p.Count = a.counted
 		o = confirm(ctx, a.e, o, base, a.src, p, opts)
+		o = clockCheck(ctx, a.e, a.cfg, o, base, a.src, a.clockPlan)
+		a.accept(ctx, o) // the wall-time check's regressions, accepted as the others
 		if o.Verdict == pipeline.NoBaseline {
 			if why != "" {
 				o.Report.Notes = append(o.Report.Notes, "Stored-baseline comparison: "+why+".")
@@ -334,7 +350,7 @@ func (a *actionRun) check(ctx context.Context) error {
 // through the Contents API, merging with whatever another run wrote
 // meanwhile. Without a token it writes the workspace file.
 func (a *actionRun) update(ctx context.Context) error {
-	cand, err := a.candidate(ctx, nil)
+	cand, err := a.candidate(ctx, nil, config.Update)
 	if err != nil {
 		return err
 	}
@@ -375,7 +391,7 @@ func (a *actionRun) run(ctx context.Context) error {
 			ref = b.Reference
 		}
 	}
-	cand, err := a.candidate(ctx, ref)
+	cand, err := a.candidate(ctx, ref, config.Run)
 	if err != nil {
 		return err
 	}

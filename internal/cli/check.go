@@ -36,7 +36,7 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 		ref = base.Reference
 	}
 	p, like := planLike(e, c, ref)
-	ct, note, err := counting(ctx, e.stderr, c, ref, false)
+	ct, note, err := counting(ctx, e.stderr, c, ref, true)
 	if err != nil {
 		return err
 	}
@@ -45,6 +45,11 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 		like = "" // the budget and samples time; a count takes neither
 	}
 	cand, notes, err := measure(ctx, src, p)
+	var pt source.Plan
+	var unclocked string
+	if err == nil {
+		pt, unclocked, err = timeBeside(ctx, e, c, src, p, ref, cand, true)
+	}
 	in := report.Input{BaselineSource: st.Where(), Title: "wirebench: " + src.Title(), FailOn: c.FailCondition()}
 	var code *source.CodeError
 	if errors.As(err, &code) {
@@ -55,18 +60,22 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	in.Notes = withNote(withNote(notes, like), note)
+	if unclocked != "" {
+		in.Notes = append(in.Notes, unclocked)
+	}
 	opts := countedOptions(c, c.CompareOptions(false), ct)
 	o, err := pipeline.Against(base, cand, opts, in)
 	if err != nil {
 		return badInput{err}
 	}
 	o = confirm(ctx, e, o, base, src, p, opts)
+	o = clockCheck(ctx, e, c, o, base, src, pt)
 	update := updateCommand(c)
 	if o.Verdict == pipeline.NoBaseline {
 		o.Report.Notes = append(o.Report.Notes, fmt.Sprintf("No baseline at %s yet: nothing to compare with, so the check passes. `%s` on the default branch creates it.", c.BaselinePath, update))
 	}
 	d := local(e)
-	d.ResultsPath, d.ReportPath = c.Out, c.Report
+	d.ResultsPath, d.ReportPath, d.Format = c.Out, c.Report, c.Format
 	d.FirstRun = fmt.Sprintf("no baseline yet at %s: the check passes; `%s` creates one", c.BaselinePath, update)
 	if err := d.Deliver(ctx, o); err != nil {
 		return err
@@ -140,13 +149,16 @@ func cmdUpdate(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "wirebench: warning: --filter %q stores a partial reference; checks will list the other benchmarks as new\n", c.Filter)
 	}
 	p := plan(e, c, false)
-	ct, note, err := counting(ctx, e.stderr, c, nil, false)
+	ct, note, err := counting(ctx, e.stderr, c, nil, true)
 	if err != nil {
 		return err
 	}
 	p.Count = ct
 	cand, notes, err := measure(ctx, src, p)
 	if err != nil {
+		return err
+	}
+	if _, _, err := timeBeside(ctx, e, c, src, p, nil, cand, false); err != nil {
 		return err
 	}
 	notes = withNote(notes, note)

@@ -123,6 +123,7 @@ func TestCountedModule(t *testing.T) {
 			checkEncodeCount(t, out, tt.name == "10% more work")
 		})
 	}
+	t.Run("stored, counted and timed", func(t *testing.T) { countedAndTimed(t) })
 	t.Run("ab", func(t *testing.T) {
 		for _, tt := range []struct {
 			head string
@@ -140,6 +141,111 @@ func TestCountedModule(t *testing.T) {
 			}
 		}
 	})
+}
+
+// walkModule is a module whose BenchmarkWalk follows 1,000 links of an
+// 8 MiB table: to the next entry, or with random (the head) to a random
+// one. The instructions are the same; the time is not (caches and
+// memory, which a count cannot see).
+func walkModule(t *testing.T, random bool) string {
+	return writeModule(t, map[string]string{
+		"go.mod": "module example.com/walk\n\ngo 1.22\n",
+		"walk.go": `package walk
+
+import "sync"
+
+const random = ` + map[bool]string{true: "true", false: "false"}[random] + `
+
+var (
+	table []uint32
+	once  sync.Once
+)
+
+// setup links the table: entry i to i+1, or (random) one cycle through
+// every entry in a random order (Sattolo's algorithm).
+func setup() {
+	table = make([]uint32, 2<<20)
+	for i := range table {
+		table[i] = uint32(i + 1)
+	}
+	table[len(table)-1] = 0
+	if !random {
+		return
+	}
+	for i := range table {
+		table[i] = uint32(i)
+	}
+	x := uint64(88172645463325252)
+	for i := len(table) - 1; i > 0; i-- {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		j := int(x % uint64(i))
+		table[i], table[j] = table[j], table[i]
+	}
+}
+
+// Walk follows 1,000 links from i.
+func Walk(i uint32) uint32 {
+	for range 1000 {
+		i = table[i]
+	}
+	return i
+}
+`,
+		"walk_test.go": `package walk
+
+import "testing"
+
+var sink uint32
+
+func BenchmarkWalk(b *testing.B) {
+	once.Do(setup)
+	for b.Loop() {
+		sink = Walk(sink)
+	}
+}
+`,
+	})
+}
+
+// countedAndTimed: against a stored baseline, metric auto counts and also
+// times natively (the wall-time check); five updates store both, and a
+// check of a head whose walk goes through memory at random, the same
+// instructions, fails on its wall time alone, the report saying the
+// clock saw it and the count did not; the unchanged code passes.
+func countedAndTimed(t *testing.T) {
+	base, head := walkModule(t, false), walkModule(t, true)
+	bl := filepath.Join(t.TempDir(), "baseline.json")
+	args := []string{"--bench", ".", "--processes", "2", "--budget", "2s", "--baseline", bl}
+	for range 5 {
+		if code, out, errOut := wb(t, base, append([]string{"update"}, args...)...); code != exitOK {
+			t.Fatalf("update: exit %d\n%s\n%s", code, out, errOut)
+		}
+	}
+	for _, tt := range []struct {
+		name, dir string
+		code      int
+		says      []string
+	}{
+		{"unchanged", base, exitOK, []string{"also timed natively, the wall-time check"}},
+		{"a random walk", head, exitFail, []string{"the clock only (instructions/op", "ns/op"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			report := filepath.Join(t.TempDir(), "report.md")
+			code, stdout, errOut := wb(t, tt.dir, append([]string{"check", "--report", report}, args...)...)
+			md, _ := os.ReadFile(report)
+			flat := strings.Join(strings.Fields(string(md)), " ")
+			for _, want := range tt.says {
+				if !strings.Contains(flat, want) {
+					t.Errorf("the report does not say %q", want)
+				}
+			}
+			if code != tt.code || t.Failed() {
+				t.Errorf("exit %d, want %d\n%s\n%s\n%s", code, tt.code, md, stdout, errOut)
+			}
+		})
+	}
 }
 
 // checkEncodeCount checks what a counted run of countedModule recorded of

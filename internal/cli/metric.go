@@ -21,10 +21,10 @@ import (
 // samples), and a counted run keeps its block sizes and processes.
 //
 // An explicit counted metric without a working valgrind is one error
-// naming the install command; auto then times, and says so. abClock says
-// the run is an A/B comparison, where auto also times both builds beside
-// the count (clocked) for the budget setting.
-func counting(ctx context.Context, progress io.Writer, c *config.Config, ref *results.Results, abClock bool) (*count.Settings, string, error) {
+// naming the install command; auto then times, and says so. clock says
+// the run times beside a count under auto (clocked: an A/B comparison,
+// a check or an update), which takes the budget setting.
+func counting(ctx context.Context, progress io.Writer, c *config.Config, ref *results.Results, clock bool) (*count.Settings, string, error) {
 	metric := c.Metric
 	var note string
 	if auto(c) {
@@ -49,7 +49,7 @@ func counting(ctx context.Context, progress io.Writer, c *config.Config, ref *re
 	if err != nil {
 		return nil, "", badInputf("--metric %s counts under valgrind: %v", metric, err)
 	}
-	if c.Given("budget") && !(abClock && auto(c)) {
+	if c.Given("budget") && !(clock && auto(c)) {
 		why := "a count takes as long as its work (each benchmark in blocks sized by a native warm-up, in every process); fewer processes make it shorter"
 		fmt.Fprintf(progress, "wirebench: the budget (%s) is not used when counting: %s\n", c.Budget, why)
 		note = strings.TrimSpace(fmt.Sprintf("%s The budget (%s) was not used: %s.", note, c.Budget, why))
@@ -97,9 +97,9 @@ func blockSizes(r *results.Results) map[string]int {
 	return out
 }
 
-// clocked reports whether an A/B comparison counted as ct also times
-// both builds natively beside the count: metric auto (an explicit
-// counted metric counts only).
+// clocked reports whether a run counted as ct also times natively beside
+// the count (an A/B comparison both builds, a check or an update its
+// benchmarks): metric auto (an explicit counted metric counts only).
 func clocked(c *config.Config, ct *count.Settings) bool { return ct != nil && auto(c) }
 
 // auto reports whether c leaves the metric to wirebench.

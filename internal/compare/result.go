@@ -177,15 +177,22 @@ type Result struct {
 	Serial []string
 	// Clock is the wall-time check made beside a counted comparison, nil
 	// when there was none: its ns/op comparisons are among Comparisons,
-	// judged against a floor of their own, and AA is its A/A check.
+	// judged against a floor of their own (WithClock); in a same-runner
+	// A/B run AA is its A/A check.
 	Clock *Clock
 }
 
 // Clock is the wall-time check of a counted comparison (metric auto):
-// both builds also timed natively, interleaved and paired, so that what
-// a count cannot see (sleeps, the kernel, caches, code that acts
-// differently under Valgrind) still fails the run when it is large.
+// the code also timed natively, so that what a count cannot see (sleeps,
+// the kernel, caches, code that acts differently under Valgrind) still
+// fails the run when it is large. In a same-runner A/B run both builds
+// are timed interleaved and paired; against a stored baseline (History)
+// the run's wall times are judged against the baseline's history of
+// them, as a timed check's are.
 type Clock struct {
+	// History is set when the wall times were judged against a stored
+	// baseline's history rather than paired with a base build's.
+	History bool
 	// Threshold is the wall-time comparisons' effect floor, wider than
 	// the count's: a different binary's code layout alone moves a
 	// benchmark's time by up to about 10%, which no count sees.
@@ -194,7 +201,8 @@ type Clock struct {
 	// its confirmation included.
 	Budget, Elapsed time.Duration
 	// Rounds and Generations are the rounds made and the generations of
-	// workers they ran in (the confirmation's included).
+	// workers they ran in (the confirmation's included; no generations
+	// against a stored baseline).
 	Rounds, Generations int
 }
 

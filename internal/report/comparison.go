@@ -177,9 +177,14 @@ func summaryText(in Input) string {
 	return b.String()
 }
 
+// clockPaired reports whether r's wall-time check paired its timings
+// with a base build's (a same-runner A/B run) rather than judging them
+// against a stored baseline's history.
+func clockPaired(r *compare.Result) bool { return r.Clock != nil && !r.Clock.History }
+
 // timingTest names the test that judged the timings.
 func timingTest(r *compare.Result) string {
-	if paired(r) || r.Clock != nil {
+	if paired(r) || clockPaired(r) {
 		return "the Wilcoxon signed-rank test on the per-pair log ratios"
 	}
 	newRun, samples := 0, 0

@@ -43,7 +43,11 @@ func countedSentence(r *compare.Result, elapsed time.Duration) string {
 	fmt.Fprintf(&b, "%s: %s under Valgrind's callgrind %s, %s, in %s of %s, %s; a process's blocks reduce to their median, and the processes are the replicates of Welch's t-test. A count does not move with what else runs on the machine. ",
 		pick(r.Clock == nil, "Counted, not timed", "Counted"), units, c.Version, cache, human.Plural(c.Processes, "process", "processes"), who, methodText(c.Method))
 	fmt.Fprintf(&b, "Counting cannot see %s. ", countBlind)
-	if k := r.Clock; k != nil {
+	if k := r.Clock; k != nil && k.History {
+		fmt.Fprintf(&b, "So this run was also timed natively, the wall-time check (%s of a %s budget, %s, judged against the baseline's history of wall times as a timed check is, a regression confirmed in a new process): "+
+			"a wall time beyond ±%s fails the run even when the count did not move. Its floor is wide because another binary's code layout alone moves a benchmark's time by up to about 10%%, which no count sees",
+			k.Elapsed.Round(time.Second), k.Budget.Round(time.Second), human.Plural(k.Rounds, "round", "rounds"), human.Percent(k.Threshold))
+	} else if k != nil {
 		fmt.Fprintf(&b, "So both builds were also timed natively, the wall-time check (%s of a %s budget, %s in %s of workers, base and head alternating in short blocks, with an A/A check): "+
 			"a wall time beyond ±%s fails the run even when the count did not move. Its floor is wide because another binary's code layout alone moves a benchmark's time by up to about 10%%, which no count sees",
 			k.Elapsed.Round(time.Second), k.Budget.Round(time.Second), human.Plural(k.Rounds, "round", "rounds"), human.Plural(k.Generations, "generation", "generations"), human.Percent(k.Threshold))

@@ -121,7 +121,7 @@ func shiftSentence(r *compare.Result, plain bool) string {
 	}
 	s := r.Shift
 	switch {
-	case s == nil && (paired(r) || r.Clock != nil):
+	case s == nil && (paired(r) || clockPaired(r)):
 		return "Both builds were timed on this machine at the same time, so no speed shift between machines applies."
 	case s == nil:
 		return "No timings were compared, so no machine speed shift was estimated."

@@ -40,7 +40,7 @@ const (
 //	  "missing": [], "new": [], "unit_mismatch": [],
 //	  "method": "stored-baseline" | "same-runner-ab", "why": "...",
 //	  "aa_check": {"benchmarks", "flagged", "noisy"} | null,
-//	  "clock": {"threshold", "budget_seconds", "elapsed_seconds", "rounds", "generations"} | null,
+//	  "clock": {"threshold", "history", "budget_seconds", "elapsed_seconds", "rounds", "generations"} | null,
 //	  "judged": {"timings", "timings_gated", "timings_inconclusive", "timings_not_enforced",
 //	             "timings_median_mde", "other", "other_gated"},
 //	  "history": {"runs", "same_code", "needed", "more_runs", "settings_match", "settings_differ",
@@ -101,7 +101,7 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 		doc.AACheck = &jsonAA{Benchmarks: a.Benchmarks, Flagged: orEmpty(a.Flagged), Noisy: a.Noisy}
 	}
 	if c := r.Clock; c != nil {
-		doc.Clock = &jsonClock{Threshold: c.Threshold, Budget: c.Budget.Seconds(), Elapsed: c.Elapsed.Seconds(),
+		doc.Clock = &jsonClock{Threshold: c.Threshold, History: c.History, Budget: c.Budget.Seconds(), Elapsed: c.Elapsed.Seconds(),
 			Rounds: c.Rounds, Generations: c.Generations}
 	}
 	j := judge(r)
@@ -288,6 +288,7 @@ type jsonAA struct {
 // jsonClock is a compare.Clock: the wall-time check beside a count.
 type jsonClock struct {
 	Threshold   float64 `json:"threshold"`
+	History     bool    `json:"history"`
 	Budget      float64 `json:"budget_seconds"`
 	Elapsed     float64 `json:"elapsed_seconds"`
 	Rounds      int     `json:"rounds"`

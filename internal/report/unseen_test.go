@@ -205,3 +205,39 @@ func TestClockInReports(t *testing.T) {
 		t.Errorf("the JSON report's clock is %+v, want threshold 0.15, budget 20 s, elapsed 31 s, 12 rounds", doc.Clock)
 	}
 }
+
+// TestStoredClockInReports: a counted check against a stored baseline
+// with its wall-time check says the wall times were judged against the
+// baseline's history, not paired with a base build's.
+func TestStoredClockInReports(t *testing.T) {
+	base, cand := countedRun(t, 1), countedRun(t, 1.001)
+	res, err := compare.Compare(base, cand, compare.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Clock = &compare.Clock{History: true, Threshold: 0.15, Budget: 20e9, Elapsed: 21e9, Rounds: 10}
+	res.Comparisons = append(res.Comparisons, compare.Comparison{Name: "example.com/m BenchmarkEncode", Unit: results.UnitNsPerOp, Kind: compare.Noisy,
+		Verdict: compare.Regression, Ratio: 5, Lo: 4.8, Hi: 5.2, P: 1e-9, PAdjusted: 1e-8, Test: compare.TestNewRun,
+		Note: "instructions/op +0.00%, unchanged: " + compare.CountBlind})
+	var text bytes.Buffer
+	if err := Text(&text, res); err != nil {
+		t.Fatal(err)
+	}
+	md := Markdown(Input{Result: res, Candidate: cand, FailOn: compare.FailOnRegression}, Options{})
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+	for name, out := range map[string]string{"text": flat(text.String()), "markdown": flat(md)} {
+		for _, want := range []string{"this run was also timed natively", "judged against the baseline's history of wall times", "a wall time beyond ±15% fails the run"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s report does not say %q:\n%s", name, want, out)
+			}
+		}
+		for _, never := range []string{"both builds were also timed", "Wilcoxon", "Both builds were timed on this machine at the same time"} {
+			if strings.Contains(out, never) {
+				t.Errorf("%s report of a stored check says %q", name, never)
+			}
+		}
+	}
+	if !strings.Contains(md, "the clock only (instructions/op") {
+		t.Errorf("the Markdown report does not say the clock alone saw the change:\n%s", md)
+	}
+}

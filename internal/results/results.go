@@ -61,6 +61,12 @@ type Results struct {
 	// Shards is set on results merged from the shards of a matrix: one
 	// entry per shard; each benchmark's Shard says which measured it.
 	Shards []ShardRun `json:"shards,omitempty"`
+	// Clock is set on a counted run that was also timed (metric auto
+	// against a stored baseline): the same benchmarks timed natively, a
+	// timed run of its own, with its own settings and samples. It is the
+	// wall-time check's: what a count cannot see (waiting, the kernel,
+	// caches) is judged on it against the baseline's.
+	Clock *Results `json:"clock,omitempty"`
 }
 
 // Settings records how a run was made, so it can be reproduced. Samples,
@@ -398,6 +404,14 @@ func (r *Results) Validate() error {
 	if err := r.validateCounts(); err != nil {
 		return err
 	}
+	if k := r.Clock; k != nil {
+		if k.Clock != nil || k.Settings.Counter != nil {
+			return fmt.Errorf("clock: the wall-time check of a counted run is a timed run, not counted and with no clock of its own")
+		}
+		if err := k.Validate(); err != nil {
+			return fmt.Errorf("clock: %w", err)
+		}
+	}
 	if r.Format != Format {
 		return fmt.Errorf("not a wirebench results file (format %q, want %q)", r.Format, Format)
 	}
@@ -504,6 +518,9 @@ func (r *Results) Clone() *Results {
 	if r.Settings.Counter != nil {
 		counter := *r.Settings.Counter
 		c.Settings.Counter = &counter
+	}
+	if r.Clock != nil {
+		c.Clock = r.Clock.Clone()
 	}
 	return &c
 }

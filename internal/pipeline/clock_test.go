@@ -1,0 +1,102 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/config"
+	"github.com/wirebench/wirebench/internal/report"
+	"github.com/wirebench/wirebench/internal/results"
+)
+
+// clockedRun is countedRun (BenchmarkA's processes given) with a
+// wall-time check: BenchmarkA at 1,000 ns/op times slow, BenchmarkB at
+// 2,000, ten samples each within ±0.1%, moving by a fraction of a percent
+// between runs (hour).
+func clockedRun(hour int, slow float64, a ...float64) *results.Results {
+	r := countedRun(hour, a...)
+	k := results.New("default", r.Env)
+	k.Settings.Budget, k.Settings.Samples = 20e9, 10
+	for i, name := range []string{"BenchmarkA", "BenchmarkB"} {
+		b := results.Benchmark{Name: name}
+		level := 1000 * float64(i+1) * (1 + 0.002*float64((hour*3+i*5)%5-2))
+		if i == 0 {
+			level *= slow
+		}
+		for j := range 10 {
+			b.Iterations = append(b.Iterations, 1000)
+			b.Add(results.UnitNsPerOp, level*(1+0.001*float64(j%3-1)))
+		}
+		k.Benchmarks = append(k.Benchmarks, b)
+	}
+	r.Clock = k
+	return r
+}
+
+// TestWithClock: against a stored baseline whose runs were counted and
+// timed, a wall-time change beyond the clock's floor fails the run even
+// when the count did not move, and says the count could not see it; one
+// inside the floor does not; a baseline without wall times has no
+// Clocked baseline.
+func TestWithClock(t *testing.T) {
+	var base *baseline.Baseline
+	procs := []float64{10000, 10002, 9999, 10001, 10000}
+	base = baseline.Refresh(base, countedRun(0, procs...), "", 50) // before the wall-time check
+	if base.Clocked() != nil {
+		t.Fatal("a baseline without wall times has a clocked baseline")
+	}
+	for k := 1; k <= 6; k++ {
+		base = baseline.Refresh(base, clockedRun(k, 1, procs...), "", 50)
+	}
+	cb := base.Clocked()
+	if cb == nil || len(cb.History) != 6 || cb.ReferenceEntry() != 5 {
+		t.Fatalf("clocked baseline: %v, want the 6 timed runs with the newest as its reference", cb)
+	}
+	counted := compare.Defaults()
+	counted.Threshold, counted.CountedUnit = config.CountedThreshold, results.UnitInstructionsPerOp
+	timed := compare.Defaults()
+	timed.Threshold = config.ClockThreshold
+	tests := []struct {
+		name    string
+		slow    float64
+		fail    bool
+		verdict compare.Verdict
+		note    string
+	}{
+		{"a sleep the count cannot see", 3, true, compare.Regression, "unchanged: " + compare.CountBlind},
+		{"5% slower, inside the floor", 1.05, false, "", ""},
+		{"unchanged", 1, false, compare.Unchanged, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cand := clockedRun(9, tt.slow, procs...)
+			o, err := Against(base, cand, counted, report.Input{BaselineSource: "b.json", Notes: []string{"run note"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Failed() {
+				t.Fatalf("the unchanged count failed the run: %s", o.Verdict)
+			}
+			to, err := Against(cb, cand.Clock, timed, report.Input{BaselineSource: "b.json"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o = WithClock(o, to, compare.Clock{Budget: 20e9, Rounds: 10})
+			c, ok := lookup(o.Report.Result, "BenchmarkA", results.UnitNsPerOp)
+			if !ok {
+				t.Fatal("no wall-time comparison of BenchmarkA")
+			}
+			if o.Failed() != tt.fail || tt.verdict != "" && c.Verdict != tt.verdict || !strings.Contains(c.Note, tt.note) {
+				t.Errorf("failed %v, %s %+.1f%% (%s), note %q; want failed %v, %q noting %q", o.Failed(), c.Verdict, 100*(c.Ratio-1), c.Test, c.Note, tt.fail, tt.verdict, tt.note)
+			}
+			if k := o.Report.Result.Clock; k == nil || !k.History || k.Threshold != config.ClockThreshold {
+				t.Errorf("clock %+v, want judged against the history with the %.0f%% floor", k, 100*config.ClockThreshold)
+			}
+			if n := o.Report.Notes; len(n) == 0 || n[0] != "run note" || strings.Count(strings.Join(n, "\n"), "run note") != 1 {
+				t.Errorf("notes %q: want the run's once", n)
+			}
+		})
+	}
+}
