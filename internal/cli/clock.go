@@ -47,8 +47,15 @@ func clockPlan(c *config.Config, p source.Plan, ref *results.Results, n int) sou
 	if ref != nil {
 		like = ref.Clock
 	}
-	m, _ := pipeline.MeasureLike(like, pipeline.Measure{Budget: c.Budget, Samples: c.Samples},
-		pipeline.Measure{Budget: storedClockBudget(n), Samples: c.MeasureSamples()})
+	// Only what was given: update's default budget is a timed run's.
+	var given pipeline.Measure
+	if c.Given("budget") {
+		given.Budget = c.Budget
+	}
+	if c.Given("samples") {
+		given.Samples = c.Samples
+	}
+	m, _ := pipeline.MeasureLike(like, given, pipeline.Measure{Budget: storedClockBudget(n), Samples: c.MeasureSamples()})
 	p.Budget, p.Samples = m.Budget, m.Samples
 	return p
 }
