@@ -2,6 +2,7 @@ package ab
 
 import (
 	"io"
+	"reflect"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/compare"
@@ -130,7 +131,7 @@ func (o *Options) defaults() {
 	if o.Seed == 0 {
 		o.Seed = uint64(time.Now().UnixNano())
 	}
-	if o.Compare == (compare.Options{}) {
+	if reflect.ValueOf(o.Compare).IsZero() {
 		o.Compare = compare.Defaults()
 		o.Compare.Threshold = DefaultThreshold
 	}

@@ -105,7 +105,13 @@ func clockCheck(ctx context.Context, e *env, c *config.Config, o *pipeline.Outco
 	}
 	opts := c.CompareOptions(false)
 	opts.Threshold = c.TimeThreshold
+	opts.ShiftFrom = countUnchanged(o.Report.Result)
 	in := report.Input{BaselineSource: o.Report.BaselineSource, FailOn: o.Report.FailOn}
+	if n := len(opts.ShiftFrom); n >= 3 {
+		in.Notes = append(in.Notes, fmt.Sprintf("The machine's speed shift against the baseline's wall times was estimated from the %d benchmarks whose counted work did not change, so that a change that slows most benchmarks is not taken for a slower machine.", n))
+	} else {
+		in.Notes = append(in.Notes, fmt.Sprintf("Wall times were judged as measured, with no correction for the machine's speed: fewer than 3 benchmarks (%d) did the same counted work as the baseline's, too few to tell the machine's speed from the change's.", n))
+	}
 	t, err := pipeline.Against(cb, cand.Clock, opts, in)
 	if err != nil {
 		o.Report.Notes = append(o.Report.Notes, "The wall times could not be compared with the baseline's: "+err.Error()+".")
@@ -115,4 +121,21 @@ func clockCheck(ctx context.Context, e *env, c *config.Config, o *pipeline.Outco
 	t = confirm(ctx, e, t, cb, src, pt, opts)
 	k := cand.Clock.Settings
 	return pipeline.WithClock(o, t, compare.Clock{Budget: k.Budget, Elapsed: k.Elapsed + time.Since(start), Rounds: k.Rounds})
+}
+
+// countUnchanged are the benchmarks (by key) whose counted work r found
+// unchanged: what the wall-time check estimates the machine's speed
+// shift from (compare.Options.ShiftFrom).
+func countUnchanged(r *compare.Result) map[string]bool {
+	unit := r.Options.CountedUnit
+	if unit == "" {
+		unit = results.UnitInstructionsPerOp
+	}
+	out := map[string]bool{}
+	for _, c := range r.Comparisons {
+		if c.Unit == unit && c.Verdict == compare.Unchanged {
+			out[c.Name] = true
+		}
+	}
+	return out
 }

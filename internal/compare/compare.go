@@ -30,7 +30,7 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 	if len(ns) > 0 && allTooFew(ns) {
 		return nil, fmt.Errorf("every benchmark has fewer than 2 samples on a side, so timings cannot be tested: run the suite with --samples 10 or more, or go test -bench with -count=10")
 	}
-	h := newHistoryModel(base, cand, opts.History)
+	h := newHistoryModel(base, cand, opts.History, opts.ShiftFrom)
 	res.Gate = &h.gate
 	shifts := res.speedShifts(base, cand, ns, opts)
 	if h.gates() && opts.Normalize != NormalizeNever {

@@ -227,6 +227,9 @@ type historyModel struct {
 	// (History.Candidate), nil otherwise.
 	candidate []modelRun
 	gate      TimingGate
+	// from is Options.ShiftFrom: the benchmarks the speed shifts are
+	// estimated from (nil: all).
+	from map[string]bool
 }
 
 // modelRun is one run of the model: its medians and its typical speed
@@ -239,9 +242,9 @@ type modelRun struct {
 // newHistoryModel prepares the runs of h (nil: none but the reference)
 // that were measured like the reference base, and states the gate for the
 // candidate cand.
-func newHistoryModel(base, cand *results.Results, h *History) *historyModel {
+func newHistoryModel(base, cand *results.Results, h *History, from map[string]bool) *historyModel {
 	harness := base.Harness()
-	m := &historyModel{ref: mediansOf(base), gate: TimingGate{Needed: MinHistoryRuns, SettingsDiffer: harness.Diff(cand.Harness()), CandidateRuns: 1}}
+	m := &historyModel{ref: mediansOf(base), from: from, gate: TimingGate{Needed: MinHistoryRuns, SettingsDiffer: harness.Diff(cand.Harness()), CandidateRuns: 1}}
 	if h == nil {
 		h = &History{}
 	}
@@ -256,7 +259,7 @@ func newHistoryModel(base, cand *results.Results, h *History) *historyModel {
 		if r.Reference || (r.Harness != nil && len(harness.Diff(*r.Harness)) > 0) {
 			continue
 		}
-		mr := modelRun{medians: r.Medians, shift: typicalShift(r.Medians, m.ref)}
+		mr := modelRun{medians: r.Medians, shift: typicalShift(r.Medians, m.ref, m.from)}
 		if h.Processes || (r.Commit != "" && r.Commit == base.Env.Commit) {
 			m.replicates = append(m.replicates, mr)
 		} else {
@@ -265,7 +268,7 @@ func newHistoryModel(base, cand *results.Results, h *History) *historyModel {
 	}
 	if len(h.Candidate) >= 2 {
 		for _, r := range h.Candidate {
-			m.candidate = append(m.candidate, modelRun{medians: r.Medians, shift: typicalShift(r.Medians, m.ref)})
+			m.candidate = append(m.candidate, modelRun{medians: r.Medians, shift: typicalShift(r.Medians, m.ref, m.from)})
 		}
 		m.gate.CandidateRuns = len(m.candidate)
 	}
@@ -296,9 +299,12 @@ func mediansOf(r *results.Results) map[string]map[string]float64 {
 // few benchmarks (a pull request that touches one codec) barely moves it,
 // so it is the machine's, and judging each benchmark against it leaves
 // that benchmark's own change.
-func typicalShift(medians, ref map[string]map[string]float64) float64 {
+func typicalShift(medians, ref map[string]map[string]float64, from map[string]bool) float64 {
 	var lrs []float64
 	for name, units := range medians {
+		if !shiftsWith(from, name) {
+			continue
+		}
 		if lr, ok := logRatio(units, ref[name], results.UnitNsPerOp); ok {
 			lrs = append(lrs, lr)
 		}
@@ -312,6 +318,10 @@ func typicalShift(medians, ref map[string]map[string]float64) float64 {
 	}
 	return m
 }
+
+// shiftsWith reports whether the benchmark key is one the speed shift is
+// estimated from (from nil: every benchmark).
+func shiftsWith(from map[string]bool, key string) bool { return from == nil || from[key] }
 
 // logRatio is log(run/ref) of unit, and whether both are positive.
 func logRatio(run, ref map[string]float64, unit string) (float64, bool) {
@@ -334,6 +344,9 @@ func (m *historyModel) speedCheck(cand *results.Results, confidence float64) *Sp
 	c := mediansOf(cand)
 	n := 0
 	for name, units := range c {
+		if !shiftsWith(m.from, name) {
+			continue
+		}
 		if _, ok := logRatio(units, m.ref[name], results.UnitNsPerOp); ok {
 			n++
 		}
@@ -348,7 +361,7 @@ func (m *historyModel) speedCheck(cand *results.Results, confidence float64) *Sp
 		}
 		return out
 	}
-	xs := []float64{typicalShift(c, m.ref)}
+	xs := []float64{typicalShift(c, m.ref, m.from)}
 	if m.candidate != nil {
 		xs = typical(m.candidate)
 	}
@@ -394,6 +407,9 @@ func (r *Result) historyShifts(h *historyModel, cand *results.Results, shifts ma
 	for shard, meds := range byShard {
 		var lrs []float64
 		for name, units := range meds {
+			if !shiftsWith(h.from, name) {
+				continue
+			}
 			if lr, ok := logRatio(units, h.ref[name], results.UnitNsPerOp); ok {
 				lrs = append(lrs, lr)
 			}

@@ -59,6 +59,14 @@ type Options struct {
 	// same-runner A/B run measures both builds in the same processes'
 	// time, so the noise between runs does not enter it.
 	History *History `json:"-"`
+	// ShiftFrom, when set, are the benchmarks (by key) the machine's
+	// speed shift between the runs is estimated from, and the history's
+	// runs' shifts too; nil: every benchmark. A counted run's wall-time
+	// check estimates it from the benchmarks whose counted work did not
+	// change, so that a pull request that slows most benchmarks is not
+	// taken for a slower machine (which would hide what it did). Fewer
+	// than three: no shift is estimated.
+	ShiftFrom map[string]bool `json:"-"`
 }
 
 // Defaults returns the default options.

@@ -67,7 +67,7 @@ func (r *Result) speedShifts(base, cand *results.Results, ns []noisy, opts Optio
 		if shard != 0 {
 			env = cand.ShardEnv(&results.Benchmark{Shard: shard})
 		}
-		if sh := speedShift(base.Env, env, timingRatios(group), opts); sh != nil {
+		if sh := speedShift(base.Env, env, timingRatios(group, opts.ShiftFrom), opts); sh != nil {
 			shifts[shard] = sh
 			if shard != 0 {
 				r.ShardShifts = append(r.ShardShifts, ShardShift{Shard: shard, Shift: *sh})
@@ -86,11 +86,11 @@ func (r *Result) speedShifts(base, cand *results.Results, ns []noisy, opts Optio
 // timingRatios returns the raw candidate/baseline ratios of the ns/op
 // comparisons among ns that have a finite, positive estimate: what the
 // speed shift is estimated from.
-func timingRatios(ns []noisy) []float64 {
+func timingRatios(ns []noisy, from map[string]bool) []float64 {
 	var ratios []float64
 	for _, n := range ns {
 		c := n.c
-		if c.Unit == results.UnitNsPerOp && c.Note == "" && c.RawRatio > 0 && !math.IsInf(c.RawRatio, 0) {
+		if shiftsWith(from, c.Name) && c.Unit == results.UnitNsPerOp && c.Note == "" && c.RawRatio > 0 && !math.IsInf(c.RawRatio, 0) {
 			ratios = append(ratios, c.RawRatio)
 		}
 	}

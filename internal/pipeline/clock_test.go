@@ -3,6 +3,7 @@ package pipeline
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
@@ -96,6 +97,71 @@ func TestWithClock(t *testing.T) {
 			}
 			if n := o.Report.Notes; len(n) == 0 || n[0] != "run note" || strings.Count(strings.Join(n, "\n"), "run note") != 1 {
 				t.Errorf("notes %q: want the run's once", n)
+			}
+		})
+	}
+}
+
+// TestShiftFromUnchangedCounts: a pull request that slows most
+// benchmarks is not a slower machine. Judged by all benchmarks' typical
+// shift, four of six ×3 slower look like a machine three times slower:
+// the run is outside the history's speed and nothing gates (the other
+// two come out as improvements of 66%). Estimated
+// from the benchmarks whose counts did not change (ShiftFrom), the four
+// are regressions and the other two unchanged, with and without enough
+// of them to estimate a shift from.
+func TestShiftFromUnchangedCounts(t *testing.T) {
+	names := []string{"BenchmarkA", "BenchmarkB", "BenchmarkC", "BenchmarkD", "BenchmarkE", "BenchmarkF"}
+	run := func(k, slowed int) *results.Results {
+		r := results.New("default", results.Env{Machine: "m", Commit: "c", Time: time.Date(2026, 1, 1, k, 0, 0, 0, time.UTC)})
+		r.Settings.Budget, r.Settings.Samples = 10e9, 10
+		for i, name := range names {
+			b := results.Benchmark{Name: name}
+			level := 100 * float64(i+1) * (1 + 0.003*float64((k*3+i*5)%7-3))
+			if i < slowed {
+				level *= 3
+			}
+			for j := range 10 {
+				b.Add(results.UnitNsPerOp, level*(1+0.001*float64(j%3-1)))
+			}
+			r.Benchmarks = append(r.Benchmarks, b)
+		}
+		return r
+	}
+	var base *baseline.Baseline
+	for k := range 6 {
+		base = baseline.Refresh(base, run(k, 0), "", 50)
+	}
+	opts := compare.Defaults()
+	opts.Threshold = config.ClockThreshold
+	tests := []struct {
+		name      string
+		from      map[string]bool
+		regressed int
+	}{
+		{"every benchmark", nil, 0},
+		{"the two unchanged: no shift", map[string]bool{"BenchmarkE": true, "BenchmarkF": true}, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := opts
+			o.ShiftFrom = tt.from
+			out, err := Against(base, run(9, 4), o, report.Input{BaselineSource: "b.json"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := out.Report.Result
+			n := 0
+			for _, c := range r.Comparisons {
+				switch {
+				case c.Verdict == compare.Regression && r.Fails(c):
+					n++
+				case tt.from != nil && c.Name >= "BenchmarkE" && c.Verdict != compare.Unchanged:
+					t.Errorf("%s: %s %+.1f%%, want unchanged", c.Name, c.Verdict, 100*(c.Ratio-1))
+				}
+			}
+			if n != tt.regressed {
+				t.Errorf("%d regressions that fail the run, want %d", n, tt.regressed)
 			}
 		})
 	}
