@@ -77,10 +77,21 @@ func problemNotes(problems []accept.Problem) []string {
 	return notes
 }
 
+// prAccepts is what the pull request accepts beyond its label, each
+// source read once a run: the action applies it to the count's
+// regressions and again to the wall-time check's, and neither the
+// commits nor the notes on unreadable lines come twice.
+type prAccepts struct {
+	desc, commits         accept.Set
+	descRead, commitsRead bool
+}
+
 // accept applies what the pull request accepts to o, the outcome of its
 // check: the label, then the description's lines, then (only if a
 // regression is still left) its commits' trailers. It notes what it
-// accepted and what it could not read.
+// accepted and, the first time it reads a source, what it could not
+// read. It may be called again on a later outcome of the same run (the
+// wall-time check's).
 func (a *actionRun) accept(ctx context.Context, o *pipeline.Outcome) {
 	pr := a.ev.PR
 	if pr == nil || o.Report.Result == nil || o.Broken != "" || !hasRegression(o.Report.Result) {
@@ -95,12 +106,20 @@ func (a *actionRun) accept(ctx context.Context, o *pipeline.Outcome) {
 		n += pipeline.Accept(o, accept.Set{l})
 	}
 	if a.cfg.AcceptText && hasRegression(o.Report.Result) {
-		set, notes := descriptionAcceptances(pr.Number, pr.Author, pr.Body)
-		n += pipeline.Accept(o, set)
+		var notes []string
+		if !a.accepts.descRead {
+			a.accepts.desc, notes = descriptionAcceptances(pr.Number, pr.Author, pr.Body)
+			a.accepts.descRead = true
+		}
+		n += pipeline.Accept(o, a.accepts.desc)
 		if hasRegression(o.Report.Result) {
-			set, more := a.commitAcceptances(ctx, pr.Number)
-			n += pipeline.Accept(o, set)
-			notes = append(notes, more...)
+			if !a.accepts.commitsRead {
+				var more []string
+				a.accepts.commits, more = a.commitAcceptances(ctx, pr.Number)
+				a.accepts.commitsRead = true
+				notes = append(notes, more...)
+			}
+			n += pipeline.Accept(o, a.accepts.commits)
 		}
 		o.Report.Notes = append(o.Report.Notes, notes...)
 	}

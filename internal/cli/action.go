@@ -49,6 +49,8 @@ type actionRun struct {
 	// clockPlan is how the candidate was timed beside its count (the
 	// wall-time check; zero when it was not): a confirmation times so.
 	clockPlan source.Plan
+	// accepts is what the pull request accepts, read once (accept).
+	accepts prAccepts
 }
 
 // cmdAction runs wirebench as a GitHub Action: the inputs are read into
