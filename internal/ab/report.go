@@ -23,10 +23,18 @@ func (r *run) progressf(always bool, format string, args ...any) {
 	fmt.Fprintf(r.opts.Progress, "wirebench: ab: "+format+"\n", args...)
 }
 
-// chatterf is progressf for the lines only Options.Verbose shows.
+// heartbeatEvery is the longest a run goes without a progress line when
+// not verbose: a CI log that stops for a minute looks hung.
+const heartbeatEvery = 10 * time.Second
+
+// chatterf is progressf for the lines only Options.Verbose shows, but
+// for one whenever heartbeatEvery has passed without a line.
 func (r *run) chatterf(always bool, format string, args ...any) {
-	if r.opts.Verbose {
+	switch {
+	case r.opts.Verbose:
 		r.progressf(always, format, args...)
+	case time.Since(r.lastOut) >= heartbeatEvery:
+		r.progressf(true, format, args...)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/compare"
@@ -49,12 +48,13 @@ func counting(ctx context.Context, progress io.Writer, c *config.Config, ref *re
 	if err != nil {
 		return nil, "", badInputf("--metric %s counts under valgrind: %v", metric, err)
 	}
-	if c.Given("budget") && !(clock && auto(c)) {
-		why := "a count takes as long as its work (each benchmark in blocks sized by a native warm-up, in every process); fewer processes make it shorter"
-		fmt.Fprintf(progress, "wirebench: the budget (%s) is not used when counting: %s\n", c.Budget, why)
-		note = strings.TrimSpace(fmt.Sprintf("%s The budget (%s) was not used: %s.", note, c.Budget, why))
-	}
 	ct := &count.Settings{Valgrind: vg, Callgrind: callgrind.Options{CacheSim: metric == config.MetricCycles}, Processes: c.Processes, Seed: c.Seed}
+	// A budget given bounds the count, unless the run times beside it
+	// (metric auto in ab, check, update): then it is the wall-time
+	// check's. The count is cut to fit by its estimate (count.Settings.Budget).
+	if c.Given("budget") && !(clock && auto(c)) {
+		ct.Budget, ct.FixedProcesses = c.Budget, c.Given("processes")
+	}
 	// Processes given are every benchmark's; by default the costly ones
 	// get fewer (count.DefaultCostlyProcesses).
 	ct.CostlyProcesses = c.Processes

@@ -106,6 +106,59 @@ type TimingGate struct {
 	// whether the tests were widened for it; nil when no timing was
 	// tested against the history.
 	Dispersion *Dispersion
+	// Busy says how busy the machine was with other work while the
+	// candidate and the reference were timed, when either is known; the
+	// timings of benchmarks that run on every CPU are not enforced when
+	// either was busy (see BusyCheck).
+	Busy *BusyCheck
+}
+
+// BusyLimit is how many CPUs' worth of other processes' work beside a
+// timed run (results.Settings.OtherCPUs, package load) makes the
+// timings of its benchmarks that run on every CPU (b.RunParallel)
+// unfit to judge against a stored history: they share the CPUs with
+// that work, while a serial benchmark has a CPU of its own on a 2-CPU
+// runner, and the run's speed shift, taken from every benchmark, does
+// not show it. Measured on the 2-core machine: see docs/counted.md,
+// "Other work beside the clock".
+const BusyLimit = 0.25
+
+// BusyCheck is the other work measured beside the candidate and the
+// reference (results.Settings.OtherCPUs; 0 when not recorded) and which
+// of the candidate's benchmarks run on every CPU.
+type BusyCheck struct {
+	Candidate, Reference float64
+	// Parallel are the candidate's benchmarks (keys) that call
+	// RunParallel.
+	Parallel []string
+}
+
+// Busy reports whether either run had other work beside it of at least
+// BusyLimit CPUs.
+func (b *BusyCheck) Busy() bool {
+	return b != nil && max(b.Candidate, b.Reference) >= BusyLimit
+}
+
+// holdsBack reports whether the timing of the benchmark key is not
+// enforced for the machine's other work: it runs on every CPU and a run
+// was busy.
+func (b *BusyCheck) holdsBack(key string) bool {
+	return b.Busy() && slices.Contains(b.Parallel, key)
+}
+
+// newBusyCheck is the BusyCheck of a candidate timed against base; nil
+// when neither recorded its other work.
+func newBusyCheck(base, cand *results.Results) *BusyCheck {
+	if base.Settings.OtherCPUs == 0 && cand.Settings.OtherCPUs == 0 {
+		return nil
+	}
+	b := &BusyCheck{Candidate: cand.Settings.OtherCPUs, Reference: base.Settings.OtherCPUs}
+	for _, x := range cand.Benchmarks {
+		if x.Parallel {
+			b.Parallel = append(b.Parallel, x.Key())
+		}
+	}
+	return b
 }
 
 // MinDispersionTimings is how many timings tested against the history a
@@ -192,6 +245,13 @@ func historyReason(runs int, g *TimingGate) string {
 		human.Plural(runs, "run", "runs"), g.Needed, human.Count(g.Needed-runs))
 }
 
+// busyReason is the note on a timing of a benchmark that runs on every
+// CPU, timed while the machine was busy with other work.
+func busyReason(b *BusyCheck) string {
+	return fmt.Sprintf("not enforced: it runs on every CPU (b.RunParallel), and other processes kept %.2f of the machine's CPUs busy while it was timed (%.2f while the baseline was): they slowed it, not its code, by more than the run's speed shift shows (a benchmark on one CPU has one of its own)",
+		b.Candidate, b.Reference)
+}
+
 // settingsReason is the note on a timing whose candidate was measured
 // with other harness settings than the reference.
 func settingsReason(d []results.Difference) string {
@@ -273,6 +333,7 @@ func newHistoryModel(base, cand *results.Results, h *History, from map[string]bo
 		m.gate.CandidateRuns = len(m.candidate)
 	}
 	m.gate.Runs, m.gate.SameCode, m.gate.Processes = len(m.replicates)+len(m.others), len(m.replicates), h.Processes
+	m.gate.Busy = newBusyCheck(base, cand)
 	return m
 }
 

@@ -147,6 +147,8 @@ func (h *historyModel) testTiming(n *noisy, cand []float64, confidence float64) 
 		c.NotEnforced = settingsReason(h.gate.SettingsDiffer)
 	case h.gate.SpeedOutside():
 		c.NotEnforced = speedReason(&h.gate)
+	case h.gate.Busy.holdsBack(c.Name):
+		c.NotEnforced = busyReason(h.gate.Busy)
 	}
 	switch {
 	case c.Note != "":

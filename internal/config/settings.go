@@ -75,12 +75,12 @@ var settings = []setting{
 	// Measuring.
 	{name: "budget", cmds: []Command{Run, Check, Update, AB, Action},
 		def: "60s", defFor: map[Command]string{AB: "4m", Action: "", Check: ""},
-		help: "time the measurement should take, warm-up included; empty: against a stored baseline the baseline's own (timings of another budget are reported, not enforced), else 60s; 4m in the same-runner A/B mode (whose builds and confirmation come on top)",
+		help: "time the measurement should take, warm-up included; empty: against a stored baseline the baseline's own (timings of another budget are reported, not enforced), else 60s; 4m in the same-runner A/B mode (whose builds and confirmation come on top). Counted with metric auto it is the wall-time check's beside the count; with an explicit counted metric the count's, cut to fit by its estimate (fewer blocks, then processes down to 3)",
 		helpFor: map[Command]string{
-			Run:    "time the measurement should take, warm-up included",
-			Update: "time the measurement should take, warm-up included (checks against the baseline measure with the same unless told otherwise)",
-			Check:  "time the measurement should take, warm-up included; empty: the baseline's own (timings measured with another budget are reported, not enforced), 60s without one",
-			AB:     "time the measurement of both builds should take (the builds, and the confirmation of flagged changes, come on top)",
+			Run:    "time the measurement should take, warm-up included; a count is cut to fit by its estimate (fewer blocks, then processes down to 3)",
+			Update: "time the measurement should take, warm-up included (checks against the baseline measure with the same unless told otherwise); counted with metric auto, the wall-time check's beside the count; with an explicit counted metric the count's, cut to fit by its estimate",
+			Check:  "time the measurement should take, warm-up included; empty: the baseline's own (timings measured with another budget are reported, not enforced), 60s without one; counted with metric auto, the wall-time check's; with an explicit counted metric the count's, cut to fit by its estimate",
+			AB:     "time the measurement of both builds should take (the builds, and the confirmation of flagged changes, come on top); counted with metric auto, the wall-time check's (empty: a fifth of the count's time); with an explicit counted metric the count's, cut to fit by its estimate",
 		},
 		value: func(c *Config) flag.Value { return duration{p: &c.Budget} }},
 	{name: "samples", cmds: []Command{Run, Check, Update, Action}, def: "15", defFor: map[Command]string{Check: "", Action: ""},

@@ -28,16 +28,24 @@ func One(ctx context.Context, b Build, o Options) (*results.Results, error) {
 	if len(cal.names) == 0 {
 		return nil, fmt.Errorf("the benchmarks selected are none")
 	}
-	p := r.planFor(r.selected(cal.names), cal)
-	if len(p.names) == 0 {
+	names := r.selected(cal.names)
+	if len(names) == 0 {
 		return nil, fmt.Errorf("none of the %d benchmarks to count (%s) is in the build", len(r.o.Only), strings.Join(r.o.Only, ", "))
 	}
-	jobs := r.oneJobs(b, p)
+	var p *plan
+	jobs, est, fitted := r.fit(func() []*job {
+		p = r.planFor(names, cal)
+		return r.oneJobs(b, p)
+	})
+	if fitted != "" {
+		r.progressf("%s", fitted)
+	}
 	how := fmt.Sprintf("%d processes", r.o.Processes)
 	if len(jobs) > r.o.Processes {
 		how = fmt.Sprintf("%d replicates (%d processes: each replicate's benchmarks split between processes of equal cost)", r.o.Processes, len(jobs))
 	}
-	r.progressf("counting %s in %s %s", benchmarks(len(p.names)), how, r.under())
+	r.progressf("counting %s in %s %s; expected to take about %s", benchmarks(len(p.names)), how, r.under(), round(est))
+	r.estimated = est
 	if err := r.runJobs(ctx, jobs); err != nil {
 		return nil, err
 	}

@@ -84,6 +84,11 @@ type Settings struct {
 	// Seed fixes the order of the benchmarks in each process; 0 picks
 	// one.
 	Seed uint64
+	// Budget, when set, is what the count may take: the plan is cut to
+	// fit it by the estimate (fit), blocks first, then processes down to
+	// MinProcesses unless FixedProcesses (processes the user chose).
+	Budget         time.Duration
+	FixedProcesses bool
 }
 
 func (c *Settings) defaults() {

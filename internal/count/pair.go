@@ -46,10 +46,15 @@ func NewPair(ctx context.Context, base, head Build, o Options) (*Pair, error) {
 	if len(p.names) == 0 {
 		return nil, fmt.Errorf("the base build (%d benchmarks) and the head build (%d) have no benchmark in common", len(p.calB.names), len(p.calH.names))
 	}
-	p.planB = r.planFor(p.names, p.calB)
-	p.planH = r.planFor(p.names, p.calH)
-	p.planH.iterations = p.planB.iterations // both builds count blocks of one size
+	p.plan()
 	return p, nil
+}
+
+// plan plans the count of both builds with the run's settings.
+func (p *Pair) plan() {
+	p.planB = p.r.planFor(p.names, p.calB)
+	p.planH = p.r.planFor(p.names, p.calH)
+	p.planH.iterations = p.planB.iterations // both builds count blocks of one size
 }
 
 // Benchmarks are the benchmarks the pair counts (both builds have them),
@@ -69,15 +74,23 @@ func (p *Pair) Elapsed() time.Duration { return time.Since(p.r.start) }
 // each build's results: one sample of every unit per process.
 func (p *Pair) Count(ctx context.Context) (base, head *results.Results, err error) {
 	r := p.r
-	r.progressf("counting %s (%d only in the base, %d only in the head) in %d processes of each build %s",
-		benchmarks(len(p.names)), len(p.missing), len(p.added), r.o.Processes, r.under())
-	var jobs []*job
-	for k := range r.o.Processes {
-		seed := r.o.Seed + uint64(k)
-		jobs = append(jobs,
-			&job{side: "base", label: fmt.Sprintf("base process %d", k+1), build: p.base, plan: p.planB.forProcess(k), seed: seed},
-			&job{side: "head", label: fmt.Sprintf("head process %d", k+1), build: p.head, plan: p.planB.forProcess(k).withBuild(p.planH), seed: seed})
+	jobs, est, fitted := r.fit(func() []*job {
+		p.plan()
+		var jobs []*job
+		for k := range r.o.Processes {
+			seed := r.o.Seed + uint64(k)
+			jobs = append(jobs,
+				&job{side: "base", label: fmt.Sprintf("base process %d", k+1), build: p.base, plan: p.planB.forProcess(k), seed: seed},
+				&job{side: "head", label: fmt.Sprintf("head process %d", k+1), build: p.head, plan: p.planB.forProcess(k).withBuild(p.planH), seed: seed})
+		}
+		return jobs
+	})
+	if fitted != "" {
+		r.progressf("%s", fitted)
 	}
+	r.progressf("counting %s (%d only in the base, %d only in the head) in %d processes of each build %s; expected to take about %s",
+		benchmarks(len(p.names)), len(p.missing), len(p.added), r.o.Processes, r.under(), round(est))
+	r.estimated = est
 	return p.count(ctx, jobs, p.planB, p.planH)
 }
 

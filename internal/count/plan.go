@@ -62,12 +62,21 @@ func (p *plan) cost(blocks int) float64 {
 
 // benchCost is the native time, in nanoseconds, of what a process counts
 // of the benchmark name: its blocks (one when one operation fills a
-// block) and the uncounted block before them.
+// block; a pair of n and 2n iterations each for the difference method)
+// and the uncounted block before them (none for a worker whose blocks
+// warm themselves up).
 func (p *plan) benchCost(name string, blocks int) float64 {
 	if p.iterations[name] <= 1 {
 		blocks = 1
 	}
-	return p.nsPerOp[name] * float64(p.iterations[name]) * float64(blocks+1)
+	per, pre := 1, 1
+	if p.difference {
+		per = 3
+	}
+	if p.warmed {
+		pre = 0
+	}
+	return p.nsPerOp[name] * float64(p.iterations[name]) * float64(per*blocks+pre)
 }
 
 // split is p's benchmarks in at most k plans of about equal cost, the

@@ -33,6 +33,15 @@ type run struct {
 	// progress line was written.
 	counted, toCount int
 	said             time.Time
+	// jobsStart is when the current runJobs began, expected its estimate;
+	// took and predicted sum the finished processes' times and their
+	// estimates, which scale what is left (left).
+	jobsStart       time.Time
+	expected        time.Duration
+	took, predicted time.Duration
+	// estimated is what the main count (not a confirmation) was expected
+	// to take, recorded in the results (results.Counter.Estimate).
+	estimated time.Duration
 	// beat is heartbeatEvery, shorter in tests.
 	beat time.Duration
 	// ways is, per side ("" for One), the worker.CountWay its counted
@@ -99,6 +108,7 @@ func (r *run) runJobs(ctx context.Context, jobs []*job) error {
 	for _, j := range jobs {
 		r.toCount += len(j.plan.names)
 	}
+	r.jobsStart, r.expected, r.took, r.predicted = time.Now(), r.estimate(jobs), 0, 0
 	r.mu.Unlock()
 	stop := r.heartbeat()
 	defer stop()
@@ -135,7 +145,9 @@ func (r *run) runJobs(ctx context.Context, jobs []*job) error {
 				return
 			}
 			j.out = out
-			r.progressf("counted %s in %s (%d of %d processes, %s elapsed)", j.label, time.Since(t0).Round(100*time.Millisecond), r.finished(), r.total, time.Since(r.start).Round(time.Second))
+			took := time.Since(t0)
+			done, left := r.finished(took, r.jobTime(j))
+			r.progressf("counted %s in %s (%d of %d processes, %s elapsed%s)", j.label, took.Round(100*time.Millisecond), done, r.total, time.Since(r.start).Round(time.Second), left)
 		}()
 	}
 	wg.Wait()
@@ -175,11 +187,36 @@ func underValgrind(err error) error {
 	return fmt.Errorf("%w\n(the process crashed under Valgrind with SIGILL, after running natively: it runs an instruction this CPU has and Valgrind does not implement, such as AVX-512. Select such code by CPU feature (golang.org/x/sys/cpu: Valgrind reports the features it implements), or measure this benchmark with --metric time)", err)
 }
 
-func (r *run) finished() int {
+// finished notes a process done in took, estimated at predicted, and
+// returns how many are done and what is left (left).
+func (r *run) finished(took, predicted time.Duration) (int, string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.done++
-	return r.done
+	r.took += took
+	r.predicted += predicted
+	if r.done == r.total {
+		return r.done, ""
+	}
+	return r.done, r.leftLocked()
+}
+
+// leftLocked is ", about 1m10s left": the estimate of the current
+// runJobs, scaled by how long its finished processes took against their
+// estimates, less the time it has run; r.mu is held.
+func (r *run) leftLocked() string {
+	if r.expected <= 0 {
+		return ""
+	}
+	scale := 1.0
+	if r.predicted > 0 {
+		scale = float64(r.took) / float64(r.predicted)
+	}
+	left := time.Duration(scale*float64(r.expected)) - time.Since(r.jobsStart)
+	if left < time.Second {
+		return ", finishing"
+	}
+	return ", about " + round(left).String() + " left"
 }
 
 func (r *run) progressf(format string, args ...any) {
@@ -218,11 +255,11 @@ func (r *run) heartbeat() (stop func()) {
 			}
 			r.mu.Lock()
 			quiet := time.Since(r.said) >= beat
-			finished, total, counted, toCount := r.done, r.total, r.counted, r.toCount
+			finished, total, counted, toCount, left := r.done, r.total, r.counted, r.toCount, r.leftLocked()
 			r.mu.Unlock()
 			if quiet {
-				r.progressf("counting: %d of %d benchmark counts done, %d of %d processes finished, %s elapsed",
-					counted, toCount, finished, total, time.Since(r.start).Round(time.Second))
+				r.progressf("counting: %d of %d benchmark counts done, %d of %d processes finished, %s elapsed%s",
+					counted, toCount, finished, total, time.Since(r.start).Round(time.Second), left)
 			}
 		}
 	}()

@@ -166,3 +166,74 @@ func TestShiftFromUnchangedCounts(t *testing.T) {
 		})
 	}
 }
+
+// TestBusyHoldsBackParallel: a benchmark that runs on every CPU, timed
+// while other processes kept the machine busy (results.Settings.OtherCPUs
+// at compare.BusyLimit or more, in the candidate or the reference), is
+// reported, not enforced, against a stored history, and says why; a
+// serial benchmark's timing beside the same work, and the parallel one's
+// on a quiet machine, still fail the run.
+func TestBusyHoldsBackParallel(t *testing.T) {
+	names := []string{"BenchmarkA", "BenchmarkB", "BenchmarkC", "BenchmarkD", "BenchmarkE", "BenchmarkF"}
+	run := func(k int, other float64, slowed string) *results.Results {
+		r := results.New("default", results.Env{Machine: "m", Commit: "c", Time: time.Date(2026, 1, 1, k, 0, 0, 0, time.UTC)})
+		r.Settings.Budget, r.Settings.Samples, r.Settings.OtherCPUs = 10e9, 10, other
+		for i, name := range names {
+			b := results.Benchmark{Name: name, Parallel: name == "BenchmarkA"}
+			level := 100 * float64(i+1) * (1 + 0.003*float64((k*3+i*5)%7-3))
+			if name == slowed {
+				level *= 1.9
+			}
+			for j := range 10 {
+				b.Add(results.UnitNsPerOp, level*(1+0.001*float64(j%3-1)))
+			}
+			r.Benchmarks = append(r.Benchmarks, b)
+		}
+		return r
+	}
+	opts := compare.Defaults()
+	opts.Threshold = config.ClockThreshold
+	tests := []struct {
+		name           string
+		history, cand  float64
+		slowed         string
+		fails, heldFor bool
+	}{
+		{"parallel, quiet", 0.02, 0.02, "BenchmarkA", true, false},
+		{"parallel, busy candidate", 0.02, 0.95, "BenchmarkA", false, true},
+		{"parallel, busy baseline", 0.95, 0.02, "BenchmarkA", false, true},
+		{"parallel, just under the limit", 0.02, compare.BusyLimit - 0.01, "BenchmarkA", true, false},
+		{"serial, busy candidate", 0.02, 0.95, "BenchmarkB", true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var base *baseline.Baseline
+			for k := range 6 {
+				base = baseline.Refresh(base, run(k, tt.history, ""), "", 50)
+			}
+			out, err := Against(base, run(9, tt.cand, tt.slowed), opts, report.Input{BaselineSource: "b.json"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := out.Report.Result
+			var c *compare.Comparison
+			for i := range r.Comparisons {
+				if r.Comparisons[i].Name == tt.slowed && r.Comparisons[i].Unit == results.UnitNsPerOp {
+					c = &r.Comparisons[i]
+				}
+			}
+			if c == nil || c.Verdict != compare.Regression {
+				t.Fatalf("%s: %+v, want a regression", tt.slowed, c)
+			}
+			if got := r.Fails(*c); got != tt.fails {
+				t.Errorf("%s %+.1f%% fails the run: %v, want %v (not enforced: %q)", c.Name, 100*(c.Ratio-1), got, tt.fails, c.NotEnforced)
+			}
+			if held := strings.Contains(c.NotEnforced, "runs on every CPU"); held != tt.heldFor {
+				t.Errorf("held back for the machine's other work: %v, want %v (%q)", held, tt.heldFor, c.NotEnforced)
+			}
+			if out.Failed() != tt.fails {
+				t.Errorf("the run failed: %v, want %v", out.Failed(), tt.fails)
+			}
+		})
+	}
+}

@@ -42,6 +42,9 @@ func countedSentence(r *compare.Result, elapsed time.Duration) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s under Valgrind's callgrind %s, %s, in %s of %s, %s; a process's blocks reduce to their median, and the processes are the replicates of Welch's t-test. A count does not move with what else runs on the machine. ",
 		pick(r.Clock == nil, "Counted, not timed", "Counted"), units, c.Version, cache, human.Plural(c.Processes, "process", "processes"), who, methodText(c.Method))
+	if s := budgetSentence(c); s != "" {
+		b.WriteString(s + " ")
+	}
 	fmt.Fprintf(&b, "Counting cannot see %s. ", countBlind)
 	if k := r.Clock; k != nil && k.History {
 		fmt.Fprintf(&b, "So this run was also timed natively, the wall-time check (%s of a %s budget, %s, judged against the baseline's history of wall times as a timed check is, a regression confirmed in a new process): "+
@@ -62,6 +65,16 @@ func countedSentence(r *compare.Result, elapsed time.Duration) string {
 		b.WriteString(" " + s)
 	}
 	return b.String()
+}
+
+// budgetSentence says that a count was planned for a budget
+// (results.Counter.Budget), and at what resolution; "" when it was not.
+func budgetSentence(c *results.Counter) string {
+	if c == nil || c.Budget <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("The count was planned for the budget (%s), expected to take about %s: %s a benchmark in each of %s (fewer processes give wider intervals).",
+		c.Budget, c.Estimate.Round(time.Second), human.Plural(c.Blocks, "block", "blocks"), human.Plural(c.Processes, "process", "processes"))
 }
 
 // lacksSentence says which of the machine's CPU features the CPU counted
@@ -195,7 +208,7 @@ func serialSentence(keys []string, clock *compare.Clock, md bool) string {
 // the count (clock, nil when none) made of both.
 func countNotes(c *results.Counter, unseen []results.Unseen, serial []string, clock *compare.Clock, md bool) []string {
 	var out []string
-	for _, s := range []string{lacksSentence(c), unseenSentence(unseen, clock, md), serialSentence(serial, clock, md)} {
+	for _, s := range []string{budgetSentence(c), lacksSentence(c), unseenSentence(unseen, clock, md), serialSentence(serial, clock, md)} {
 		if s != "" {
 			out = append(out, s)
 		}

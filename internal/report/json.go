@@ -119,6 +119,10 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 		if d := g.Dispersion; d != nil {
 			doc.History.Dispersion = &jsonDispersion{Lambda: num(d.Lambda), Timings: d.Timings, Applied: d.Applied, Widening: num(d.Widening())}
 		}
+		if b := g.Busy; b != nil {
+			doc.History.Busy = &jsonBusy{Candidate: num(b.Candidate), Reference: num(b.Reference), Limit: compare.BusyLimit,
+				Parallel: orEmpty(b.Parallel), Busy: b.Busy()}
+		}
 	}
 	if s := r.Shift; s != nil {
 		doc.SpeedShift = &jsonShift{Estimate: num(s.Estimate), CILow: num(s.Lo), CIHigh: num(s.Hi), N: s.N, Applied: s.Applied, Reason: s.Reason,
@@ -263,6 +267,19 @@ type jsonHistory struct {
 	// estimated from, whether it was applied, and the widening of the
 	// intervals (sqrt(lambda) when applied, 1 otherwise).
 	Dispersion *jsonDispersion `json:"dispersion"`
+	// Busy is compare.BusyCheck: the CPUs' worth of other processes' work
+	// beside the candidate's and the reference's timings, the limit from
+	// which the timings of the benchmarks that run on every CPU
+	// (parallel) are not enforced, and whether it was reached.
+	Busy *jsonBusy `json:"busy,omitempty"`
+}
+
+type jsonBusy struct {
+	Candidate num      `json:"candidate_other_cpus"`
+	Reference num      `json:"reference_other_cpus"`
+	Limit     float64  `json:"limit"`
+	Parallel  []string `json:"parallel"`
+	Busy      bool     `json:"busy"`
 }
 
 type jsonDispersion struct {

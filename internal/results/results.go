@@ -94,6 +94,13 @@ type Settings struct {
 	Shard     string `json:"shard,omitempty"`
 	Partition string `json:"partition,omitempty"`
 	SuiteSize int    `json:"suite_size,omitempty"`
+	// OtherCPUs is how many CPUs' worth of other processes' work ran
+	// beside a timed run, on average (package load): 0.95 is one CPU
+	// busy with something else nearly all the time. 0 where not
+	// recorded. It decides nothing of what the run measured, only
+	// whether its timings of benchmarks that run on every CPU can be
+	// judged against another run's (compare.BusyCheck).
+	OtherCPUs float64 `json:"other_cpus,omitempty"`
 	// Counter is set on a counted run: how its work was counted. Its
 	// benchmarks' Iterations are then the counted block size of each
 	// process (one sample per process).
@@ -142,6 +149,12 @@ type Counter struct {
 	// natively. "" where not recorded.
 	CPU   string `json:"cpu,omitempty"`
 	Lacks string `json:"lacks,omitempty"`
+	// Estimate is what the count was expected to take when it started
+	// (from the native calibration and the plan), beside Settings.Elapsed;
+	// Budget, when set, the budget its plan was cut to fit (fewer blocks
+	// or processes). Neither decides what a count is comparable with.
+	Estimate time.Duration `json:"estimate_ns,omitempty"`
+	Budget   time.Duration `json:"budget_ns,omitempty"`
 }
 
 // Counting methods (Counter.Method).

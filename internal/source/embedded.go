@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/load"
 	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
@@ -91,10 +92,14 @@ func (e Embedded) Results(ctx context.Context, p Plan) (*results.Results, []stri
 		return nil, nil, err
 	}
 	r := bench.NewRunner(benches, bench.Options{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Progress: p.Progress, Warmup: warmup})
+	before, loadErr := load.Take()
 	if err := r.Run(ctx); err != nil {
 		return nil, nil, fmt.Errorf("measure: %w", err)
 	}
 	res := r.Results(bench.SuiteName, bench.CaptureEnv(p.getenv))
+	if after, err := load.Take(); err == nil && loadErr == nil {
+		res.Settings.OtherCPUs = before.Other(after)
+	}
 	res.Settings.Filter = p.Filter
 	res.Axes = bench.Axes()
 	if !spec.Whole() {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/count"
@@ -129,15 +131,24 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Prog
 		return nil, err
 	}
 	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env), Sandbox: t.sandbox, TimerHooks: t.counted}
+	// Finding the packages may download the module's dependencies, and
+	// building compiles them: tens of seconds on a cold cache.
+	start := time.Now()
+	stop := heartbeat(t.progress, func() string {
+		return fmt.Sprintf("finding and building the benchmarks of %s: %s elapsed (go list, go test -c)", tree, time.Since(start).Round(time.Second))
+	})
 	pkgs, err := gotest.Discover(ctx, gt, t.g.packages())
 	if err != nil {
+		stop()
 		return nil, codeError(fmt.Errorf("%w: %w", program.ErrSetup, err))
 	}
 	// Before any build: a pattern that can run nothing is named.
 	if pkgs, err = gotest.Select(pkgs, t.g.Bench, strings.Join(t.g.packages(), " ")); err != nil {
+		stop()
 		return nil, err
 	}
 	bins, err := gotest.Build(ctx, gt, pkgs, dir)
+	stop()
 	if err != nil {
 		return nil, codeError(fmt.Errorf("%w: %w", program.ErrSetup, err))
 	}
@@ -180,4 +191,33 @@ func goTestEnv(env []string) []string {
 		choice = "auto"
 	}
 	return append(out, "GOTOOLCHAIN="+choice)
+}
+
+// heartbeatEvery is the longest a step goes without a progress line.
+const heartbeatEvery = 10 * time.Second
+
+// heartbeat writes the line what says to progress (prefixed "wirebench: ")
+// every heartbeatEvery until stop is called: for a step that says nothing
+// while it runs, so that a CI log does not look hung.
+func heartbeat(progress io.Writer, what func() string) (stop func()) {
+	if progress == nil || progress == io.Discard {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(heartbeatEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				fmt.Fprintf(progress, "wirebench: %s\n", what())
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
 }

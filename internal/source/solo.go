@@ -12,6 +12,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/load"
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
@@ -60,6 +61,9 @@ func timeOne(ctx context.Context, p program.Program, o oneOptions) (*results.Res
 		o.Seed = uint64(time.Now().UnixNano())
 	}
 	start := time.Now()
+	// The machine's other work while this runs (results.Settings.OtherCPUs);
+	// none recorded where it cannot be read.
+	before, loadErr := load.Take()
 	w, err := program.Start(ctx, "", "run", p, o.Env, program.StartOptions{Stderr: o.Stderr, Sandbox: o.Sandbox}, program.NewLists())
 	if err != nil {
 		return nil, err
@@ -84,6 +88,7 @@ func timeOne(ctx context.Context, p program.Program, o oneOptions) (*results.Res
 		est[i] = s.NsPerOp()
 	}
 	fmt.Fprintf(progress, "wirebench: warmed up %s in %s\n", human.Plural(len(names), "benchmark", "benchmarks"), time.Since(start).Round(time.Millisecond))
+	said := time.Now()
 	samples := make([][]bench.Sample, len(names))
 	rng := rand.New(rand.NewPCG(o.Seed, 0x736f6c6f))
 	for k := range o.Samples {
@@ -99,14 +104,25 @@ func timeOne(ctx context.Context, p program.Program, o oneOptions) (*results.Res
 			samples[i] = append(samples[i], s)
 			est[i] = s.NsPerOp()
 		}
-		if o.Verbose {
+		// Every round with -v; otherwise a line at least every
+		// heartbeatEvery, so that a CI log does not look hung.
+		if o.Verbose || time.Since(said) >= heartbeatEvery {
 			fmt.Fprintf(progress, "wirebench: round %d/%d, %s elapsed\n", k+1, o.Samples, time.Since(start).Round(100*time.Millisecond))
+			said = time.Now()
 		}
 	}
 	res := results.New(h.Suite, h.Env)
 	res.Settings = results.Settings{Samples: o.Samples, Budget: o.Budget, Seed: o.Seed, Source: "go test", Elapsed: time.Since(start), Rounds: o.Samples}
+	// The worker's own time counts as this process's once it has exited
+	// and been waited for (its parts' Close waits).
+	w.Close()
+	if after, err := load.Take(); err == nil && loadErr == nil {
+		res.Settings.OtherCPUs = before.Other(after)
+	}
 	for i, key := range names {
-		res.Benchmarks = append(res.Benchmarks, sampleResults(key, samples[i]))
+		b := sampleResults(key, samples[i])
+		b.Parallel = w.Parallel(key)
+		res.Benchmarks = append(res.Benchmarks, b)
 	}
 	return res, nil
 }
