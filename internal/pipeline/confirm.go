@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
@@ -97,6 +98,13 @@ func Confirm(o *Outcome, base *baseline.Baseline, again *results.Results, opts c
 		case s.Verdict == compare.Regression && second.Enforced(s):
 			c.Note = joinNote(c.Note, pick(c.Test == compare.TestWelch, "held on all processes", "confirmed in a second process")+": "+measured(s))
 			held++
+		case s.Verdict == compare.Regression:
+			// Measured again as a regression, but in a state that
+			// cannot be judged (the machine busy beside it, say): it is
+			// neither confirmed nor refuted, and the note says why.
+			c.Unconfirmed = true
+			c.Note = joinNote(c.Note, pick(c.Test == compare.TestWelch, "a regression on all processes too", "a regression in a second process too")+" ("+measured(s)+"), but that measurement could not be enforced ("+strings.TrimPrefix(s.NotEnforced, "not enforced: ")+"): reported, not enforced")
+			failed++
 		default:
 			c.Unconfirmed = true
 			c.Note = joinNote(c.Note, pick(c.Test == compare.TestWelch, "did not hold on all processes", "did not reproduce in a second process")+" ("+measured(s)+"): reported, not enforced")

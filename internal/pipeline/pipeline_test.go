@@ -238,10 +238,15 @@ func TestConfirm(t *testing.T) {
 		fail       bool
 		note       string
 		needsAgain bool
+		// busyAgain measures the second process beside other work, the
+		// benchmark running on every CPU: its regression is not
+		// enforced there (compare.BusyCheck).
+		busyAgain bool
 	}{
-		{"a slow process", 1.5, 1, false, "did not reproduce in a second process", true},
-		{"a real regression", 1.5, 1.5, true, "confirmed in a second process", true},
-		{"nothing flagged", 1, 1, false, "", false},
+		{"a slow process", 1.5, 1, false, "did not reproduce in a second process", true, false},
+		{"a real regression", 1.5, 1.5, true, "confirmed in a second process", true, false},
+		{"again, but on a busy machine", 1.5, 1.5, false, "a regression in a second process too", true, true},
+		{"nothing flagged", 1, 1, false, "", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -255,13 +260,20 @@ func TestConfirm(t *testing.T) {
 			if !tt.needsAgain {
 				return
 			}
-			o, err = Confirm(o, base, cand(tt.re), compare.Defaults())
+			again := cand(tt.re)
+			if tt.busyAgain {
+				again.Settings.OtherCPUs, again.Benchmarks[0].Parallel = 0.99, true
+			}
+			o, err = Confirm(o, base, again, compare.Defaults())
 			if err != nil {
 				t.Fatal(err)
 			}
 			c, _ := lookup(o.Report.Result, "BenchmarkA", results.UnitNsPerOp)
 			if o.Failed() != tt.fail || c.Verdict != compare.Regression || c.Unconfirmed == tt.fail || !strings.Contains(c.Note, tt.note) {
 				t.Errorf("failed %v, %s, unconfirmed %v, note %q; want failed %v, a regression noting %q", o.Failed(), c.Verdict, c.Unconfirmed, c.Note, tt.fail, tt.note)
+			}
+			if tt.busyAgain && !strings.Contains(c.Note, "but that measurement could not be enforced (it runs on every CPU") {
+				t.Errorf("note %q does not say why the second measurement could not be enforced", c.Note)
 			}
 			if n := o.Report.Notes; len(n) == 0 || !strings.Contains(n[len(n)-1], "measured again in a new process") {
 				t.Errorf("notes %q do not say the suite was measured again", n)

@@ -197,6 +197,9 @@ func notEnforcedShort(r *compare.Result) string {
 	if r.AA != nil && r.AA.Noisy {
 		why = append(why, "the A/A check found the machine too noisy")
 	}
+	if g := r.Gate; g != nil && g.Busy.Busy() && len(g.Busy.Parallel) > 0 {
+		why = append(why, fmt.Sprintf("other processes kept %.2f CPUs busy beside what runs on every CPU", max(g.Busy.Candidate, g.Busy.Reference)))
+	}
 	if len(why) == 0 {
 		why = append(why, "some benchmarks have too little history")
 	}
@@ -240,6 +243,10 @@ func gateSentence(r *compare.Result, plain bool) string {
 	if d := g.Dispersion; d != nil && d.Applied {
 		out += fmt.Sprintf(" This run's timings lie ×%.2f farther from the history than its runs lie from each other (the median over %s): the history saw less variation than this run met, so every timing's interval is widened by ×%.2f.",
 			d.Widening(), human.Plural(d.Timings, "timing", "timings"), d.Widening())
+	}
+	if b := g.Busy; b.Busy() && len(b.Parallel) > 0 {
+		out += fmt.Sprintf(" Other processes kept %.2f of the machine's CPUs busy while this run was timed (%.2f while the baseline was): the wall time of each benchmark that runs on every CPU (b.RunParallel: %s) is reported, not enforced, since such work slows those, not the benchmarks on one CPU, and no speed shift shows it.",
+			b.Candidate, b.Reference, human.Plural(len(b.Parallel), "benchmark", "benchmarks"))
 	}
 	return out
 }

@@ -447,3 +447,37 @@ func TestGateSentenceDispersion(t *testing.T) {
 		})
 	}
 }
+
+// TestGateSentenceBusy: when other processes kept the machine busy while
+// a run with benchmarks on every CPU was timed, the history's sentence
+// and the headline's reason say so; below the limit, or without such
+// benchmarks, they say nothing of it.
+func TestGateSentenceBusy(t *testing.T) {
+	par := []string{"example.com/p BenchmarkParallel"}
+	tests := []struct {
+		name string
+		b    *compare.BusyCheck
+		want string // "" : no busy sentence
+	}{
+		{"busy candidate", &compare.BusyCheck{Candidate: 0.99, Parallel: par}, "Other processes kept 0.99 of the machine's CPUs busy while this run was timed (0.00 while the baseline was): the wall time of each benchmark that runs on every CPU (b.RunParallel: 1 benchmark) is reported, not enforced"},
+		{"busy baseline", &compare.BusyCheck{Reference: 0.6, Parallel: par}, "(0.60 while the baseline was)"},
+		{"quiet", &compare.BusyCheck{Candidate: 0.1, Parallel: par}, ""},
+		{"busy, no parallel benchmark", &compare.BusyCheck{Candidate: 0.99}, ""},
+		{"not recorded", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &compare.Result{
+				Comparisons: []compare.Comparison{{Name: par[0], Unit: results.UnitNsPerOp, Kind: compare.Noisy, Verdict: compare.Unchanged, Test: compare.TestNewRun}},
+				Gate:        &compare.TimingGate{Runs: 6, Needed: compare.MinHistoryRuns, Busy: tt.b},
+			}
+			got := gateSentence(r, true)
+			if has := strings.Contains(got, "Other processes kept"); has != (tt.want != "") || !strings.Contains(got, tt.want) {
+				t.Errorf("sentence %q, want it to contain %q", got, tt.want)
+			}
+			if has := strings.Contains(notEnforcedShort(r), "other processes kept"); has != (tt.want != "") {
+				t.Errorf("short reason %q: says the other work %v, want %v", notEnforcedShort(r), has, tt.want != "")
+			}
+		})
+	}
+}
