@@ -87,16 +87,22 @@ step() {
 	shift 3
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	log "$sel $st (load $load): wb $*"
-	(cd "$dir" && /usr/bin/time -f '%e %M' -o "$OUT/$sel-$st.time" "$OUT/bin/wb" "$@" --format json >"$OUT/$sel-$st.json" \
+	local format=(--format json)
+	[ "$st" = update ] && format=() # update prints its summary; its results go to --out
+	(cd "$dir" && /usr/bin/time -f '%e %M' -o "$OUT/$sel-$st.time" "$OUT/bin/wb" "$@" "${format[@]}" >"$OUT/$sel-$st.json" \
 		2> >(stamp >"$OUT/$sel-$st.err")) || rc=$?
 	sleep 1 # the stamped stderr is written by a process of its own
 	local wall rss builds estimate counting clock
-	read -r wall rss <"$OUT/$sel-$st.time"
+	read -r wall rss < <(tail -1 "$OUT/$sel-$st.time") # GNU time says a failure's status first
 	builds=$(grep -o 'built the [a-z]* ([^)]*) in [0-9.a-zµ]*' "$OUT/$sel-$st.err" | sed 's/.* in //' | paste -sd+ - || true)
 	estimate=$(grep -o 'expected to take about [0-9a-z.]*' "$OUT/$sel-$st.err" | head -1 | sed 's/.* about //' || true)
 	counting=$(grep -o 'counting [0-9.msh]* in [0-9]* processes' "$OUT/$sel-$st.err" | sed 's/counting \([^ ]*\).*/\1/' || true)
 	[ -n "$counting" ] || counting=$(grep -o 'counted [^(]*([0-9]* of [0-9]* processes, [0-9ms]* elapsed)' "$OUT/$sel-$st.err" | tail -1 | sed 's/.*, \([0-9ms]*\) elapsed)/\1/' || true)
-	clock=$(jq -r 'if .clock == null then "-" else (.clock.elapsed_seconds | round | tostring) + " s" end' "$OUT/$sel-$st.json" 2>/dev/null || echo -)
+	if [ "$st" = update ]; then
+		clock=$(jq -r 'if .clock == null then "-" else (.clock.settings.elapsed_ns / 1e9 | round | tostring) + " s" end' "$OUT/$sel-update-results.json" 2>/dev/null || echo -)
+	else
+		clock=$(jq -r 'if .clock == null then "-" else (.clock.elapsed_seconds | round | tostring) + " s" end' "$OUT/$sel-$st.json" 2>/dev/null || echo -)
+	fi
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$sel" "$st" "$rc" "$load" "$wall" "$((rss / 1024))" "${builds:--}" "${estimate:--}" "${counting:--}" "$clock" "$(silence "$OUT/$sel-$st.err")" >>"$OUT/costs.tsv"
 }
 

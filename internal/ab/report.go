@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/compare"
@@ -16,6 +17,8 @@ func (r *run) progressf(always bool, format string, args ...any) {
 	if r.opts.Progress == nil {
 		return
 	}
+	r.outMu.Lock()
+	defer r.outMu.Unlock()
 	if !always && time.Since(r.lastOut) < 2*time.Second {
 		return
 	}
@@ -27,15 +30,45 @@ func (r *run) progressf(always bool, format string, args ...any) {
 // not verbose: a CI log that stops for a minute looks hung.
 const heartbeatEvery = 10 * time.Second
 
-// chatterf is progressf for the lines only Options.Verbose shows, but
-// for one whenever heartbeatEvery has passed without a line.
+// chatterf is progressf for the lines only Options.Verbose shows; what it
+// says is kept as what the run is doing, for the heartbeat.
 func (r *run) chatterf(always bool, format string, args ...any) {
-	switch {
-	case r.opts.Verbose:
+	r.outMu.Lock()
+	r.doing = fmt.Sprintf(format, args...)
+	r.outMu.Unlock()
+	if r.opts.Verbose {
 		r.progressf(always, format, args...)
-	case time.Since(r.lastOut) >= heartbeatEvery:
-		r.progressf(true, format, args...)
 	}
+}
+
+// heartbeat writes a line whenever heartbeatEvery has passed without one
+// (what the run did last, and the time elapsed), until stop is called.
+func (r *run) heartbeat() (stop func()) {
+	if r.opts.Progress == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(heartbeatEvery / 20)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			r.outMu.Lock()
+			quiet, doing := time.Since(r.lastOut) >= heartbeatEvery-heartbeatEvery/20, r.doing
+			r.outMu.Unlock()
+			if quiet && doing != "" {
+				r.progressf(true, "%s elapsed; last: %s", time.Since(r.start).Round(time.Second), doing)
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
 }
 
 // aaSummary describes the A/A check's outcome in one line: what was

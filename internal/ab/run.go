@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
@@ -82,8 +83,13 @@ type run struct {
 	replanUntil time.Time
 	planned     time.Duration // the plan's round
 
-	gcs     int       // times every worker was collected
-	lastOut time.Time // when the last progress line was written
+	gcs int // times every worker was collected
+	// lastOut is when the last progress line was written, doing what
+	// the last line of chatter said (written or not); outMu guards both
+	// and the writing, since the heartbeat writes too.
+	outMu   sync.Mutex
+	lastOut time.Time
+	doing   string
 }
 
 // Run compares the head build against the base build: it spawns a
@@ -99,6 +105,7 @@ func Run(ctx context.Context, spawn Spawner, opts Options) (*Outcome, error) {
 	}
 	r := newRun(spawn, opts)
 	defer r.closeGeneration()
+	defer r.heartbeat()()
 	if err := r.setUp(ctx); err != nil {
 		return nil, err
 	}

@@ -12,15 +12,18 @@ import (
 // calibration: a process under callgrind takes about processStart to
 // start and end (Valgrind, the Go runtime, the worker's dirty heap, the
 // code's first translation) and runs what it counts about slowdown times
-// slower than natively (slowdownCacheSim with the cache simulation).
-// The figures are this project's measurements (docs/counted.md,
+// slower than natively (slowdownCacheSim with the cache simulation); a
+// go test benchmark's worker adds testRequest a counted request (testing
+// runs the benchmark function anew for each, and collects garbage
+// first). The figures are this project's measurements (docs/counted.md,
 // "Planning a count"); a count says its estimate when it starts, and
 // its progress lines scale what is left by how the finished processes
 // compared with theirs.
 const (
-	processStart     = 1500 * time.Millisecond
+	processStart     = time.Second
 	slowdown         = 60
 	slowdownCacheSim = 120
+	testRequest      = 80 * time.Millisecond
 )
 
 // MinProcesses is the fewest processes a budget cuts a count to: a
@@ -34,7 +37,7 @@ func (r *run) jobTime(j *job) time.Duration {
 	if r.o.Callgrind.CacheSim {
 		f = slowdownCacheSim
 	}
-	return processStart + time.Duration(f*j.plan.cost(r.o.Blocks))
+	return processStart + time.Duration(f*j.plan.cost(r.o.Blocks)) + time.Duration(j.plan.testRequests(r.o.Blocks))*testRequest
 }
 
 // estimate is how long jobs take, run in their order Jobs at a time,

@@ -41,13 +41,37 @@ func TestEstimate(t *testing.T) {
 	}
 }
 
+// TestEstimateGoTest: a go test benchmark's worker adds testRequest for
+// every counted request: a block each with the timer hooks, two (n and
+// 2n) with the difference method, one for a benchmark whose operation
+// fills a block.
+func TestEstimateGoTest(t *testing.T) {
+	for _, tt := range []struct {
+		name               string
+		difference, warmed bool
+		requests           int
+	}{{"embedded", false, false, 0}, {"timer", false, true, 3*3 + 1}, {"difference", true, false, 3*3*2 + 2}} {
+		r := &run{o: Options{Settings: Settings{Processes: 1, Blocks: 3, Jobs: 1}}}
+		p := estimatePlan(r)
+		p.difference, p.warmed = tt.difference, tt.warmed
+		p.iterations["d"] = 1 // one operation fills its block
+		jobs := r.oneJobs(Build{}, p)
+		want := processStart + time.Duration(slowdown*p.cost(3)) + time.Duration(tt.requests)*testRequest
+		if got := r.estimate(jobs); got != want {
+			t.Errorf("%s: estimate %v, want %v (%d requests)", tt.name, got, want, tt.requests)
+		}
+	}
+}
+
 // TestFit: a budget cuts blocks first, then processes down to
 // MinProcesses (or none, when the processes were chosen), and says so;
 // what cannot fit is counted at its least and said; no budget, or one
 // that fits, changes nothing.
 func TestFit(t *testing.T) {
 	// One process of the plan: 4 benchmarks × (blocks+1) × 2 ms × 60,
-	// plus 1.5 s to start: 3 blocks 3.42 s, 2 blocks 2.94 s, 1 block 2.46 s.
+	// plus 1 s to start: 3 blocks 2.92 s, 2 blocks 2.44 s, 1 block 1.96 s;
+	// five processes one at a time 14.6 s, 12.2 s, 9.8 s; four of 1
+	// block 7.84 s, three 5.88 s.
 	tests := []struct {
 		name             string
 		budget           time.Duration
@@ -57,10 +81,10 @@ func TestFit(t *testing.T) {
 	}{
 		{"no budget", 0, false, 5, 3, ""},
 		{"fits", 20 * time.Second, false, 5, 3, ""},
-		{"two blocks fit", 15 * time.Second, false, 5, 2, "counting 5 processes of 2 blocks each (instead of 5 of 3) to fit the budget (15s)"},
-		{"one block, four processes", 10 * time.Second, false, 4, 1, "counting 4 processes of 1 block each (instead of 5 of 3)"},
+		{"two blocks fit", 13 * time.Second, false, 5, 2, "counting 5 processes of 2 blocks each (instead of 5 of 3) to fit the budget (13s)"},
+		{"one block, four processes", 9 * time.Second, false, 4, 1, "counting 4 processes of 1 block each (instead of 5 of 3)"},
 		{"at least three processes", time.Second, false, MinProcesses, 1, "even at its least (3 processes of 1 block each, instead of 5 of 3), more than the budget (1s)"},
-		{"processes chosen", 10 * time.Second, true, 5, 1, "even at its least (5 processes of 1 block each, instead of 5 of 3)"},
+		{"processes chosen", 9 * time.Second, true, 5, 1, "even at its least (5 processes of 1 block each, instead of 5 of 3)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

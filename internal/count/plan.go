@@ -79,6 +79,28 @@ func (p *plan) benchCost(name string, blocks int) float64 {
 	return p.nsPerOp[name] * float64(p.iterations[name]) * float64(per*blocks+pre)
 }
 
+// testRequests is how many counted requests a process with plan p makes
+// of a go test benchmark's worker (its blocks, two a block for the
+// difference method); 0 for the embedded suite's worker, whose requests
+// cost no more than their work.
+func (p *plan) testRequests(blocks int) int {
+	if !p.difference && !p.warmed {
+		return 0
+	}
+	n := 0
+	for _, name := range p.names {
+		b := blocks
+		if p.iterations[name] <= 1 {
+			b = 1
+		}
+		if p.difference {
+			b *= 2
+		}
+		n += b
+	}
+	return n
+}
+
 // split is p's benchmarks in at most k plans of about equal cost, the
 // costliest benchmark first into the plan with the least so far; a plan
 // that would be empty is left out, and the names keep p's order.

@@ -254,7 +254,7 @@ func (r *run) heartbeat() (stop func()) {
 			case <-t.C:
 			}
 			r.mu.Lock()
-			quiet := time.Since(r.said) >= beat
+			quiet := time.Since(r.said) >= beat-beat/10 // the ticks come every tenth
 			finished, total, counted, toCount, left := r.done, r.total, r.counted, r.toCount, r.leftLocked()
 			r.mu.Unlock()
 			if quiet {

@@ -234,7 +234,13 @@ func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (program.Pr
 	if err := t.sandbox.Own(dir); err != nil {
 		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
-	if err := program.GoBuild(ctx, tree, pkg, bin, t.sandbox); err != nil {
+	start := time.Now()
+	stop := heartbeat(t.progress, func() string {
+		return fmt.Sprintf("building %s: %s elapsed (go build)", tree, time.Since(start).Round(time.Second))
+	})
+	err = program.GoBuild(ctx, tree, pkg, bin, t.sandbox)
+	stop()
+	if err != nil {
 		return nil, err
 	}
 	args := []string{"worker"}

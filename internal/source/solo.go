@@ -92,6 +92,7 @@ func timeOne(ctx context.Context, p program.Program, o oneOptions) (*results.Res
 	samples := make([][]bench.Sample, len(names))
 	rng := rand.New(rand.NewPCG(o.Seed, 0x736f6c6f))
 	for k := range o.Samples {
+		roundStart := time.Now()
 		left := o.Budget - time.Since(start)
 		t := bench.WaterLevel(est, float64(left)/float64(o.Samples-k))
 		t = min(max(t, float64(time.Millisecond)), float64(time.Second))
@@ -104,9 +105,11 @@ func timeOne(ctx context.Context, p program.Program, o oneOptions) (*results.Res
 			samples[i] = append(samples[i], s)
 			est[i] = s.NsPerOp()
 		}
-		// Every round with -v; otherwise a line at least every
-		// heartbeatEvery, so that a CI log does not look hung.
-		if o.Verbose || time.Since(said) >= heartbeatEvery {
+		// Every round with -v; otherwise a line whenever the next round
+		// would end more than heartbeatEvery after the last one, so that
+		// a CI log does not look hung.
+		round := time.Since(roundStart)
+		if o.Verbose || time.Since(said)+round >= heartbeatEvery {
 			fmt.Fprintf(progress, "wirebench: round %d/%d, %s elapsed\n", k+1, o.Samples, time.Since(start).Round(100*time.Millisecond))
 			said = time.Now()
 		}
