@@ -36,7 +36,9 @@ func TestMedianBlock(t *testing.T) {
 func TestDifferenceProfile(t *testing.T) {
 	const n = 100
 	setup := callgrind.Counts{Ir: 5000, Dr: 100, CacheSim: true}
-	op := func(k uint64) callgrind.Counts { return callgrind.Counts{Ir: 30 * k, Dr: 10 * k, Dw: 5 * k, CacheSim: true} }
+	op := func(k uint64) callgrind.Counts {
+		return callgrind.Counts{Ir: 30 * k, Dr: 10 * k, Dw: 5 * k, CacheSim: true}
+	}
 	p1 := callgrind.Profile{"main.setup": setup, "main.encode": op(n)}
 	p2 := callgrind.Profile{"main.setup": setup, "main.encode": op(2 * n), "runtime.growslice": {Ir: 700, CacheSim: true}}
 	got := differenceProfile(p1, p2, n)
