@@ -48,6 +48,11 @@ const (
 //	  "unseen": [{"name", "instructions_per_op", "native_ns_per_op", "instructions_per_ns"}]
 //	}
 //
+// A counted regression or improvement also carries "where": the
+// functions behind it (compare.Where: "change_per_op", "explained",
+// "baseline_bound", "candidate_bound", and "functions", each with
+// "function", "symbol", "baseline", "candidate", "baseline_at_most",
+// "candidate_at_most", "change", "share", "appeared", "disappeared").
 // Comparisons also carry "paired" (same-runner pairs), "unconfirmed" (a
 // regression that did not reproduce on re-measurement: not enforced),
 // "enforced" and "not_enforced" (whether the verdict can fail the run, and
@@ -141,7 +146,7 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 			Normalized: c.Normalized, HigherIsBetter: c.HigherIsBetter, Note: c.Note,
 			Paired: c.Paired, Unconfirmed: c.Unconfirmed, Accepted: c.Accepted,
 			Enforced: r.Enforced(c), NotEnforced: notEnforcedReason(r, c), Test: testName(c),
-			DF: dfNum(c.DF), HistoryRuns: c.HistoryRuns,
+			DF: dfNum(c.DF), HistoryRuns: c.HistoryRuns, Where: whereJSON(c.Where),
 		})
 	}
 	enc := json.NewEncoder(w)
@@ -383,6 +388,9 @@ type jsonComparison struct {
 	Test        string             `json:"test"`
 	DF          num                `json:"df"`
 	HistoryRuns int                `json:"history_runs"`
+	// Where is, on a counted regression or improvement, the functions
+	// behind it (compare.Where).
+	Where *jsonWhere `json:"where,omitempty"`
 }
 
 func diffs(d []results.Difference) []jsonDiff {
