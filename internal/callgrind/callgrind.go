@@ -210,7 +210,13 @@ type Block struct {
 // Next reads and removes the next dump's files, one per thread. A dump
 // without any wraps ErrNoDump; one whose only thread is the runtime
 // monitor's counts nothing.
-func (d *Dumps) Next() (Block, error) {
+func (d *Dumps) Next() (Block, error) { return d.NextInto("") }
+
+// NextInto is Next, but moves the files of the threads that count (not
+// the runtime monitor's) into the directory dir, made if needed, rather
+// than removing them: a block someone may want to open (callgrind_annotate,
+// KCachegrind, ReadLines). "" removes them.
+func (d *Dumps) NextInto(dir string) (Block, error) {
 	prefix := fmt.Sprintf("%s.%d-", d.OutFile, d.next+1)
 	paths, err := filepath.Glob(globQuote(prefix) + "*")
 	if err != nil {
@@ -233,7 +239,11 @@ func (d *Dumps) Next() (Block, error) {
 		if err != nil {
 			return Block{}, fmt.Errorf("%s: %w", path, err)
 		}
-		os.Remove(path)
+		if dir == "" || t.sysmon {
+			os.Remove(path)
+		} else if err := moveFile(path, filepath.Join(dir, filepath.Base(path))); err != nil {
+			return Block{}, fmt.Errorf("keep the dump: %w", err)
+		}
 		if t.sysmon {
 			continue
 		}
@@ -269,6 +279,25 @@ func (b *Block) Add(o Block) {
 func (c Counts) Add(o Counts) Counts {
 	return Counts{Ir: c.Ir + o.Ir, Dr: c.Dr + o.Dr, Dw: c.Dw + o.Dw, I1mr: c.I1mr + o.I1mr, D1mr: c.D1mr + o.D1mr,
 		D1mw: c.D1mw + o.D1mw, ILmr: c.ILmr + o.ILmr, DLmr: c.DLmr + o.DLmr, DLmw: c.DLmw + o.DLmw, CacheSim: c.CacheSim || o.CacheSim}
+}
+
+// moveFile moves the file src to dst, its directory made if needed:
+// renamed, or copied and removed across file systems.
+func moveFile(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if os.Rename(src, dst) == nil {
+		return nil
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		return err
+	}
+	return os.Remove(src)
 }
 
 // globQuote escapes the glob metacharacters of s.

@@ -238,8 +238,25 @@ func TestDumpsProfile(t *testing.T) {
 	if left, _ := filepath.Glob(out + ".*"); len(left) != 0 {
 		t.Errorf("left behind: %q", left)
 	}
+	// NextInto keeps the files of the threads that count, not the
+	// monitor's.
+	for suffix, name := range map[string]string{".3-01": ".1-01", ".3-02": ".1-03"} {
+		if err := os.WriteFile(out+suffix, []byte(files[name]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keep := filepath.Join(dir, "kept", "block")
+	if b, err := d.NextInto(keep); err != nil || b.Ir != 15 {
+		t.Errorf("NextInto: %+v, %v", b, err)
+	}
+	if kept, _ := filepath.Glob(filepath.Join(keep, "*")); len(kept) != 1 || filepath.Base(kept[0]) != "callgrind.out.3-01" {
+		t.Errorf("kept %q, want callgrind.out.3-01", kept)
+	}
+	if left, _ := filepath.Glob(out + ".*"); len(left) != 0 {
+		t.Errorf("left behind: %q", left)
+	}
 	// Without Profile, the same dumps give the counts only.
-	if err := os.WriteFile(out+".3-01", []byte(files[".1-01"]), 0o644); err != nil {
+	if err := os.WriteFile(out+".4-01", []byte(files[".1-01"]), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	d.Profile = false

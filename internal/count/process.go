@@ -98,7 +98,7 @@ func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *
 	for k, i := range order {
 		name := p.names[i]
 		nextCostly := k+1 < len(order) && r.costly(p, p.names[order[k+1]])
-		v, prof, err := r.countBenchmark(ctx, w, name, p, nextCostly)
+		v, prof, err := r.countBenchmark(ctx, w, side, name, p, nextCostly)
 		if err != nil {
 			return processCounts{}, err
 		}
@@ -126,7 +126,10 @@ func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *
 // as counting it): switching it on and off re-translates all the code the
 // process runs, which measured here took half the time of counting the
 // suite's medium and large datasets.
-func (r *run) countBenchmark(ctx context.Context, w *program.Worker, name string, p *plan, nextCostly bool) (map[string]float64, map[string]results.Cost, error) {
+//
+// The first block of the first process of a build that counts the
+// benchmark keeps its dumps with Options.Keep (keepDir).
+func (r *run) countBenchmark(ctx context.Context, w *program.Worker, side, name string, p *plan, nextCostly bool) (map[string]float64, map[string]results.Cost, error) {
 	n := p.iterations[name]
 	blocks := r.o.Blocks
 	if n == 1 {
@@ -145,14 +148,18 @@ func (r *run) countBenchmark(ctx context.Context, w *program.Worker, name string
 		var v map[string]float64
 		var prof map[string]results.Cost
 		var err error
+		into := ""
+		if k == 0 {
+			into = r.keepDir(side, name)
+		}
 		if p.difference {
-			v, prof, err = differenceBlock(ctx, w, name, n, pre, p.nsPerOp[name])
+			v, prof, err = differenceBlock(ctx, w, name, n, pre, p.nsPerOp[name], into)
 		} else {
 			keep := !nextCostly
 			if k+1 < blocks {
 				keep = !r.costly(p, name)
 			}
-			v, prof, err = plainBlock(ctx, w, name, n, pre, p.nsPerOp[name], keep)
+			v, prof, err = plainBlock(ctx, w, name, n, pre, p.nsPerOp[name], keep, into)
 		}
 		var unread *profileError
 		switch {
@@ -222,9 +229,10 @@ func timeout(ns float64, iters int) time.Duration {
 // plainBlock is one counted block of n iterations after pre uncounted
 // ones: its counts over n, and where its work went per operation (an
 // error wrapping *profileError, with the counts, when that could not be
-// read); keep leaves instrumentation on after it.
-func plainBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64, keep bool) (map[string]float64, map[string]results.Cost, error) {
-	s, c, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), keep)
+// read); keep leaves instrumentation on after it, into (when set) keeps
+// its dumps in into/block.
+func plainBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64, keep bool, into string) (map[string]float64, map[string]results.Cost, error) {
+	s, c, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), keep, sub(into, keptBlock))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -246,13 +254,14 @@ func plainBlock(ctx context.Context, w *program.Worker, name string, n, pre int,
 // self costs over n (a function of the setup alone comes out about 0,
 // one that moved between the blocks by chance may come out below). The
 // allocations and the units the benchmark reported are the testing
-// package's, per operation, from the larger block.
-func differenceBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64) (map[string]float64, map[string]results.Cost, error) {
-	_, c1, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), false)
+// package's, per operation, from the larger block. into (when set)
+// keeps their dumps in into/n and into/2n.
+func differenceBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64, into string) (map[string]float64, map[string]results.Cost, error) {
+	_, c1, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), false, sub(into, keptN))
 	if err != nil {
 		return nil, nil, err
 	}
-	s2, c2, err := w.Count(ctx, name, 2*n, 0, timeout(ns, 2*n), false)
+	s2, c2, err := w.Count(ctx, name, 2*n, 0, timeout(ns, 2*n), false, sub(into, kept2N))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -51,6 +51,9 @@ type run struct {
 	// profileSaid is set once a warning said that a block's profile could
 	// not be read (noteProfile).
 	profileSaid bool
+	// kept are the directories of the blocks whose dumps are kept
+	// (keepDir).
+	kept map[string]bool
 }
 
 // newRun starts a count with o, its defaults filled in.

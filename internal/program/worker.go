@@ -251,8 +251,9 @@ func (m *Worker) CountWay() worker.CountWay {
 // Count runs one counted block of the benchmark key (worker.Client.Count)
 // and reads its counts, and where its work went (callgrind.Block), from
 // the dumps of the part that ran it: the sum of those the worker says
-// hold it.
-func (m *Worker) Count(ctx context.Context, key string, n, pre int, timeout time.Duration, keep bool) (bench.Sample, callgrind.Block, error) {
+// hold it. With into set, those dumps' files are moved into that
+// directory rather than removed (callgrind.Dumps.NextInto).
+func (m *Worker) Count(ctx context.Context, key string, n, pre int, timeout time.Duration, keep bool, into string) (bench.Sample, callgrind.Block, error) {
 	i, ok := m.byKey[key]
 	if !ok {
 		return bench.Sample{}, callgrind.Block{}, m.Fail(fmt.Errorf("no worker serves %q", key))
@@ -263,7 +264,11 @@ func (m *Worker) Count(ctx context.Context, key string, n, pre int, timeout time
 	}
 	var sum callgrind.Block
 	for k := range written {
-		b, err := m.dumps[i].Next()
+		dir := into
+		if k < written-summed {
+			dir = ""
+		}
+		b, err := m.dumps[i].NextInto(dir)
 		if err != nil {
 			return bench.Sample{}, callgrind.Block{}, m.Fail(fmt.Errorf("%s worker: %s: read its counts: %w", m.parts[i].Label, key, err))
 		}
