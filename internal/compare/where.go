@@ -28,6 +28,11 @@ type Where struct {
 	// does not name may have cost there (results.Profile.Bound): 0 when
 	// the side's profile names every function.
 	BaseBound, CandidateBound float64
+	// Dumps, when set by whoever kept them (internal/count.SaveDumps), is
+	// the directory of callgrind's dumps of a block of the benchmark, and
+	// Open the command that shows, there, where its work went, per
+	// function and source line.
+	Dumps, Open string
 }
 
 // Moved is one function's self cost per operation on both sides.

@@ -110,6 +110,9 @@ func whereBlock(c compare.Comparison) string {
 	}
 	fmt.Fprintf(&b, "\n%s %s of the change (%s %s).\n", pick(len(w.Functions) == 1, "This function explains", "These "+human.Count(len(w.Functions))+" functions explain"),
 		share(w.Explained), perOp(w.Change), escapeCell(c.Unit))
+	if w.Dumps != "" {
+		fmt.Fprintf(&b, "\nCallgrind's dumps of a block: %s (with the run's results); there, %s shows the difference per function and source line.\n", code(w.Dumps), code(w.Open))
+	}
 	b.WriteString(detailsClose)
 	return b.String()
 }
@@ -187,6 +190,9 @@ func writeWhere(bw *bufio.Writer, r *compare.Result) {
 		}
 		writeAligned(bw, rows)
 		fmt.Fprintf(bw, "    (%s %s of the change)\n", pick(len(w.Functions) == 1, "it explains", "these explain"), share(w.Explained))
+		if w.Dumps != "" {
+			fmt.Fprintf(bw, "    callgrind's dumps: %s (there: %s)\n", w.Dumps, w.Open)
+		}
 	}
 }
 
@@ -354,6 +360,8 @@ type jsonWhere struct {
 	BaselineBound  float64     `json:"baseline_bound"`
 	CandidateBound float64     `json:"candidate_bound"`
 	Functions      []jsonMoved `json:"functions"`
+	Dumps          string      `json:"dumps,omitempty"`
+	Open           string      `json:"open,omitempty"`
 }
 
 // jsonMoved is a compare.Moved.
@@ -375,7 +383,8 @@ func whereJSON(w *compare.Where) *jsonWhere {
 	if w == nil {
 		return nil
 	}
-	j := &jsonWhere{Change: w.Change, Explained: num(w.Explained), BaselineBound: w.BaseBound, CandidateBound: w.CandidateBound, Functions: []jsonMoved{}}
+	j := &jsonWhere{Change: w.Change, Explained: num(w.Explained), BaselineBound: w.BaseBound, CandidateBound: w.CandidateBound, Functions: []jsonMoved{},
+		Dumps: w.Dumps, Open: w.Open}
 	for _, m := range w.Functions {
 		j.Functions = append(j.Functions, jsonMoved{Function: funcName(m.Name), Symbol: m.Name, Baseline: m.Base, Candidate: m.Candidate,
 			BaselineAtMost: m.BaseAtMost, CandidateAtMost: m.CandidateAtMost, Change: m.Delta, Share: num(m.Share),
