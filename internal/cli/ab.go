@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -120,7 +121,7 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 		r.Options.Why = fmt.Sprintf("`ab --base %s --head %s`: both builds were counted on this machine", c.BasePath, c.HeadPath)
 	}
 	r.withCount(c, ct)
-	r.Dumps = dumpsDir(c.Out)
+	r.Dumps = dumpsDir(cmp.Or(c.Out, c.Report)) // beside what ab was asked to write; nothing unasked
 	if c.Bench != "" {
 		r.Filter = c.Bench
 	}

@@ -17,7 +17,7 @@ import (
 const dumpsSubdir = "callgrind"
 
 // dumpsDir is the directory of the flagged benchmarks' dumps beside the
-// results file out, "" when no results file is written.
+// file out (the results, or ab's report), "" when no file is written.
 func dumpsDir(out string) string {
 	if out == "" || out == "-" {
 		return ""
