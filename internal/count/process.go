@@ -199,14 +199,14 @@ type profileError struct{ err error }
 func (e *profileError) Error() string { return e.err.Error() }
 
 // noteProfile says, once a run, that where a benchmark's work went could
-// not be read (the first benchmark and why): its count stands.
+// not be read, or named (the first benchmark and why): its count stands.
 func (r *run) noteProfile(name string, err error) {
 	r.mu.Lock()
 	said := r.profileSaid
 	r.profileSaid = true
 	r.mu.Unlock()
 	if !said {
-		r.progressf("warning: where the work of %s went could not be read (%v): its count stands, without the functions behind it", name, err)
+		r.progressf("warning: where the work of %s went could not be read or named (%v); its count stands", name, err)
 	}
 }
 

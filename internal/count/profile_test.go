@@ -94,3 +94,23 @@ func TestProfileAcrossProcesses(t *testing.T) {
 		t.Error("a profile from no process's")
 	}
 }
+
+// TestUnnamed: a profile most of whose work callgrind could name only by
+// address is a binary without its symbol table.
+func TestUnnamed(t *testing.T) {
+	tests := []struct {
+		fns  map[string]results.Cost
+		want bool
+	}{
+		{map[string]results.Cost{"main.f": {Instructions: 90}, "0x401000": {Instructions: 10}}, false},
+		{map[string]results.Cost{"main.f": {Instructions: 10}, "0x401000": {Instructions: 60}, "0x402000": {Instructions: 30}}, true},
+	}
+	for _, tt := range tests {
+		if got := unnamed(results.NewProfile(tt.fns)); got != tt.want {
+			t.Errorf("unnamed(%v) = %v, want %v", tt.fns, got, tt.want)
+		}
+	}
+	if unnamed(nil) {
+		t.Error("no profile is unnamed")
+	}
+}

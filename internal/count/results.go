@@ -1,6 +1,7 @@
 package count
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -58,6 +59,9 @@ func (r *run) results(side string, cal *calibration, p *plan, procs []processCou
 			}
 		}
 		b.Profile = profile(key, procs)
+		if unnamed(b.Profile) {
+			r.noteProfile(key, errors.New("the binary has no symbol table (built with -ldflags=-s?), so its functions are named by their addresses"))
+		}
 		if op == results.OpSerialize && sizes[key] > 0 && b.Metric(results.UnitBytesPerMsg) == nil {
 			b.Add(results.UnitBytesPerMsg, float64(sizes[key]))
 		}
@@ -99,6 +103,23 @@ func profile(key string, procs []processCounts) *results.Profile {
 		costs[fn] = results.Cost{Instructions: mi, EstCycles: mc}
 	}
 	return results.NewProfile(costs)
+}
+
+// unnamed reports whether most of p's instructions are in functions
+// callgrind could only name by their address ("0x…"): a binary linked
+// without its symbol table.
+func unnamed(p *results.Profile) bool {
+	if p == nil {
+		return false
+	}
+	var named, all float64
+	for _, f := range p.Functions {
+		all += f.Instructions
+		if !strings.HasPrefix(f.Name, "0x") {
+			named += f.Instructions
+		}
+	}
+	return all > 0 && named < all/2
 }
 
 // orderedUnits are the counted units first, then the allocations, then

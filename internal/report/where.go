@@ -48,15 +48,24 @@ const whereIntro = "The functions whose own work per operation moved most, base 
 	"and code the compiler inlined counts in its caller's; per function the median over the processes."
 
 // boundNote says what ≤ marks, when a side's profile left functions out
-// (a stored baseline keeps its costliest only); "" otherwise.
+// (a stored baseline keeps its costliest only), and that a function
+// named "0x…" is an address (a binary without its symbol table); ""
+// when neither is shown.
 func boundNote(ws []compare.Comparison) string {
+	bounded, addresses := false, false
 	for _, c := range ws {
-		if c.Where.BaseBound > 0 || c.Where.CandidateBound > 0 {
-			return fmt.Sprintf(" A profile keeps the costliest functions only (a stored baseline those that make up %s of a benchmark's work, at most %d): "+
-				"≤ marks a function it does not name, which cost at most that much there.", human.Percent(baseline.ProfileShare), baseline.ProfileFunctions)
-		}
+		bounded = bounded || c.Where.BaseBound > 0 || c.Where.CandidateBound > 0
+		addresses = addresses || slices.ContainsFunc(c.Where.Functions, func(m compare.Moved) bool { return strings.HasPrefix(m.Name, "0x") })
 	}
-	return ""
+	s := ""
+	if bounded {
+		s += fmt.Sprintf(" A profile keeps the costliest functions only (a stored baseline those that make up %s of a benchmark's work, at most %d): "+
+			"≤ marks a function it does not name, which cost at most that much there.", human.Percent(baseline.ProfileShare), baseline.ProfileFunctions)
+	}
+	if addresses {
+		s += " A function named 0x… is known by its address only: the binary was linked without its symbol table (-ldflags=-s)."
+	}
+	return s
 }
 
 // whereSection is the Markdown report's "Where the counted changes

@@ -255,3 +255,17 @@ func TestWhereJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestWhereAddresses: a function known by its address only (a binary
+// without its symbol table) is said to be so, once.
+func TestWhereAddresses(t *testing.T) {
+	r := whereResult()
+	r.Comparisons[0].Where.Functions[0].Name = "0x00000000004a1f20"
+	md := Markdown(Input{Result: r}, Options{})
+	if strings.Count(md, "known by its address only") != 1 || !strings.Contains(md, "`0x00000000004a1f20`") {
+		t.Errorf("the address is not explained once:\n%s", md[strings.Index(md, "#### Where"):])
+	}
+	if md := Markdown(Input{Result: whereResult()}, Options{}); strings.Contains(md, "address") {
+		t.Error("an address is explained where there is none")
+	}
+}
