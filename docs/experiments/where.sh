@@ -13,9 +13,12 @@
 #                                           no other function as grown
 #   docs/experiments/where.sh msgpack [OLD] msgpack/v5 OLD (default v5.3.5) against
 #                                           v5.4.1, counted (gotest-msgpack.sh versions),
-#                                           then for its largest counted changes what
+#                                           then for its largest counted changes (flagged,
+#                                           or inconclusive beyond the 1% floor: the JSON
+#                                           report says where those went too) what
 #                                           wirebench named beside callgrind_annotate's
-#                                           self costs of the same kept dumps, by hand
+#                                           self costs of the same kept dumps, by hand;
+#                                           v5.0.0 has a flagged one (MapIntInt -9.9%)
 #   docs/experiments/where.sh cost          counting with the per-function profiles
 #                                           (this tree) against without (BASE, default
 #                                           the merge base with main): `update` of the

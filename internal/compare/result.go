@@ -103,9 +103,10 @@ type Comparison struct {
 	// history, or measured with other harness settings than the
 	// baseline's (see TimingGate).
 	NotEnforced string
-	// Where is, for a counted regression or improvement, the functions
-	// behind it (Locate); nil for other comparisons, and where either
-	// side has no profile of the benchmark.
+	// Where is, for a counted regression or improvement (or an
+	// inconclusive count beyond the threshold), the functions behind it
+	// (Locate); nil for other comparisons, and where either side has no
+	// profile of the benchmark.
 	Where *Where
 }
 

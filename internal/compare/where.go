@@ -63,13 +63,16 @@ const (
 )
 
 // locate fills in Where for every counted regression and improvement of
-// r, from the profiles of base's and cand's benchmarks (their packages
-// made comparable as pairUp makes them).
+// r, and every inconclusive count whose estimate lies beyond the
+// threshold (a change the run could not confirm, whose functions a
+// reader may still want), from the profiles of base's and cand's
+// benchmarks (their packages made comparable as pairUp makes them).
 func (r *Result) locate(base, cand *results.Results) {
 	base, cand = samePackages(base, cand)
 	for i := range r.Comparisons {
 		c := &r.Comparisons[i]
-		if !results.IsCounted(c.Unit) || (c.Verdict != Regression && c.Verdict != Improvement) {
+		beyond := c.Verdict == Inconclusive && math.Abs(c.Ratio-1) >= r.Options.Threshold
+		if !results.IsCounted(c.Unit) || (c.Verdict != Regression && c.Verdict != Improvement && !beyond) {
 			continue
 		}
 		bb, cb := base.Lookup(c.Name), cand.Lookup(c.Name)

@@ -150,3 +150,42 @@ func TestCompareWhere(t *testing.T) {
 		}
 	}
 }
+
+// TestLocateVerdicts: a Where for counted regressions and improvements,
+// and for inconclusive counts whose estimate lies beyond the threshold;
+// none for an inconclusive count within it, an unchanged one or a
+// timing.
+func TestLocateVerdicts(t *testing.T) {
+	p := func(x float64) *results.Profile {
+		return profile(0, 0, 0, "enc=100", fmt.Sprintf("helper=%g", x))
+	}
+	base, cand := results.New("s", results.Env{}), results.New("s", results.Env{})
+	tests := []struct {
+		name    string
+		unit    string
+		verdict Verdict
+		ratio   float64
+		want    bool
+	}{
+		{"BenchmarkReg", results.UnitInstructionsPerOp, Regression, 1.1, true},
+		{"BenchmarkImp", results.UnitEstCyclesPerOp, Improvement, 0.9, true},
+		{"BenchmarkUnsure", results.UnitInstructionsPerOp, Inconclusive, 1.02, true},
+		{"BenchmarkUnsureSmall", results.UnitInstructionsPerOp, Inconclusive, 1.005, false},
+		{"BenchmarkSame", results.UnitInstructionsPerOp, Unchanged, 1.001, false},
+		{"BenchmarkTime", results.UnitNsPerOp, Regression, 1.2, false},
+	}
+	r := &Result{Options: Defaults()}
+	r.Options.Threshold = 0.01
+	for _, tt := range tests {
+		base.Benchmarks = append(base.Benchmarks, results.Benchmark{Name: tt.name, Profile: p(100)})
+		cand.Benchmarks = append(cand.Benchmarks, results.Benchmark{Name: tt.name, Profile: p(100 + 200*(tt.ratio-1))})
+		r.Comparisons = append(r.Comparisons, Comparison{Name: tt.name, Unit: tt.unit, Verdict: tt.verdict, Ratio: tt.ratio,
+			Baseline: Summary{Median: 200}, Candidate: Summary{Median: 200 * tt.ratio}})
+	}
+	r.locate(base, cand)
+	for i, tt := range tests {
+		if got := r.Comparisons[i].Where != nil; got != tt.want {
+			t.Errorf("%s (%s, %s): a Where %v, want %v", tt.name, tt.unit, tt.verdict, got, tt.want)
+		}
+	}
+}

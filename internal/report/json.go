@@ -48,8 +48,8 @@ const (
 //	  "unseen": [{"name", "instructions_per_op", "native_ns_per_op", "instructions_per_ns"}]
 //	}
 //
-// A counted regression or improvement also carries "where": the
-// functions behind it (compare.Where: "change_per_op", "explained",
+// A counted regression or improvement (and an inconclusive count beyond
+// the threshold) also carries "where": the functions behind it (compare.Where: "change_per_op", "explained",
 // "baseline_bound", "candidate_bound", and "functions", each with
 // "function", "symbol", "baseline", "candidate", "baseline_at_most",
 // "candidate_at_most", "change", "share", "appeared", "disappeared").
@@ -388,8 +388,9 @@ type jsonComparison struct {
 	Test        string             `json:"test"`
 	DF          num                `json:"df"`
 	HistoryRuns int                `json:"history_runs"`
-	// Where is, on a counted regression or improvement, the functions
-	// behind it (compare.Where).
+	// Where is, on a counted regression or improvement (or an
+	// inconclusive count beyond the threshold), the functions behind it
+	// (compare.Where).
 	Where *jsonWhere `json:"where,omitempty"`
 }
 

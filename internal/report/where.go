@@ -18,9 +18,10 @@ import (
 // each counted regression and improvement, in every report.
 
 // located are the comparisons of r whose Where a report shows, in report
-// order: one per benchmark, a counted regression or improvement, of the
-// unit the run gates on where that one changed.
-func located(r *compare.Result) []compare.Comparison {
+// order: one per benchmark, of the unit the run gates on where that one
+// has one; with flagged, only counted regressions and improvements (the
+// Markdown report's), else inconclusive counts beyond the threshold too.
+func located(r *compare.Result, flagged bool) []compare.Comparison {
 	gating := r.Options.CountedUnit
 	if gating == "" {
 		gating = results.UnitInstructionsPerOp
@@ -29,7 +30,7 @@ func located(r *compare.Result) []compare.Comparison {
 	compare.Sort(cs)
 	var out []compare.Comparison
 	for _, c := range cs {
-		if c.Where == nil || len(c.Where.Functions) == 0 {
+		if c.Where == nil || len(c.Where.Functions) == 0 || flagged && c.Verdict != compare.Regression && c.Verdict != compare.Improvement {
 			continue
 		}
 		i := slices.IndexFunc(out, func(o compare.Comparison) bool { return o.Name == c.Name })
@@ -74,7 +75,7 @@ func boundNote(ws []compare.Comparison) string {
 // unfolding; the blocks are rows of the document, cut like the changes
 // they explain when the report must be shortened.
 func whereSection(d *document, r *compare.Result, details string) {
-	ws := located(r)
+	ws := located(r, true)
 	if len(ws) == 0 {
 		return
 	}
@@ -177,15 +178,16 @@ func moveText(m compare.Moved) string {
 // writeWhere is the text report's where the counted changes went, after
 // its verdicts: per benchmark its change, then its functions aligned.
 func writeWhere(bw *bufio.Writer, r *compare.Result) {
-	ws := located(r)
+	ws := located(r, false)
 	if len(ws) == 0 {
 		return
 	}
 	fmt.Fprintln(bw)
-	writeProse(bw, "Where the counted changes went. "+whereIntro+boundNote(ws))
+	writeProse(bw, "Where the counted changes went (and those beyond the floor the run could not confirm, marked inconclusive). "+whereIntro+boundNote(ws))
 	for _, c := range ws {
 		w := c.Where
-		fmt.Fprintf(bw, "  %s %s %s (%s per op):\n", strings.TrimPrefix(c.Name, "Benchmark"), c.Unit, human.Change(c.Ratio-1, 1), perOp(w.Change))
+		fmt.Fprintf(bw, "  %s %s %s%s (%s per op):\n", strings.TrimPrefix(c.Name, "Benchmark"), c.Unit, human.Change(c.Ratio-1, 1),
+			pick(c.Verdict == compare.Inconclusive, " inconclusive", ""), perOp(w.Change))
 		var rows [][]string
 		for _, m := range w.Functions {
 			name := funcName(m.Name)

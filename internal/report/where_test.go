@@ -82,7 +82,11 @@ func whereResult() *compare.Result {
 			prof("example.com/wire.(*Decoder).Decode=2000", "runtime.mallocgc=2000", "example.com/wire.readVarint=1000"),
 			prof("example.com/wire.(*Decoder).Decode=2000", "runtime.mallocgc=1500", "example.com/wire.readVarint=1000")),
 		counted("example.com/wire BenchmarkPlain", 1000, 1000.2, compare.Unchanged, nil, nil),
+		counted("example.com/wire BenchmarkUnsure", 1000, 1020, compare.Inconclusive, nil, nil),
 	}
+	unsure := &r.Comparisons[len(r.Comparisons)-1]
+	unsure.PAdjusted, unsure.Lo, unsure.Hi = 0.2, 0.99, 1.05
+	unsure.Where = compare.Locate(prof("example.com/wire.f=980", "example.com/wire.maybe=20"), prof("example.com/wire.f=980", "example.com/wire.maybe=40"), unsure.Unit, 20)
 	stored := counted("example.com/wire BenchmarkStored", 1000, 1100, compare.Regression,
 		&results.Profile{Functions: []results.Function{{Name: "example.com/wire.f", Cost: results.Cost{Instructions: 900}}},
 			Omitted: 12, Rest: &results.Cost{Instructions: 100}, Most: &results.Cost{Instructions: 8}},
@@ -130,7 +134,7 @@ func TestWhereMarkdown(t *testing.T) {
 			t.Errorf("the section lacks %q:\n%s", want, sec)
 		}
 	}
-	if strings.Contains(sec, "Plain") || strings.Contains(sec, "memmove") || strings.Contains(sec, "tiny") {
+	if strings.Contains(sec, "Plain") || strings.Contains(sec, "Unsure") || strings.Contains(sec, "memmove") || strings.Contains(sec, "tiny") {
 		t.Errorf("the section names an unchanged benchmark or a function that moved less than %v of the change:\n%s", compare.MinWhere, sec)
 	}
 	if n := strings.Count(sec, "<details>"); n != 3 {
@@ -144,6 +148,22 @@ func TestWhereMarkdown(t *testing.T) {
 	}
 	if out := renderGFM(t, md); !strings.Contains(out, "<code>example.com/wire.each[float64]</code> (new)") {
 		t.Errorf("the table does not render:\n%s", excerpt(out, "each["))
+	}
+}
+
+// TestWhereText: the text report says where the flagged counted changes
+// went, and an inconclusive count beyond the floor too, marked so.
+func TestWhereText(t *testing.T) {
+	var b bytes.Buffer
+	if err := Text(&b, whereResult()); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"example.com/wire BenchmarkUnsure instructions/op +2.0% inconclusive (+20 per op):", "example.com/wire.maybe  20  →  40  +20  100%",
+		"example.com/wire.checksum             300  →  450  +150  79%"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the text report lacks %q:\n%s", want, out)
+		}
 	}
 }
 
