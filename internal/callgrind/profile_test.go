@@ -2,6 +2,7 @@ package callgrind
 
 import (
 	"bufio"
+	"bytes"
 	"maps"
 	"os"
 	"path/filepath"
@@ -262,5 +263,25 @@ func TestDumpsProfile(t *testing.T) {
 	d.Profile = false
 	if b, err := d.Next(); err != nil || b.Ir != 15 || b.Profile != nil {
 		t.Errorf("without a profile: %+v, %v", b, err)
+	}
+}
+
+// BenchmarkReadDump and BenchmarkReadProfile: what reading a block's
+// profile costs the orchestrator beside reading its totals, per dump of
+// wirebench's worker (64 raw/small encodes, 8 KB).
+func BenchmarkReadDump(b *testing.B) { benchmarkRead(b, false) }
+
+func BenchmarkReadProfile(b *testing.B) { benchmarkRead(b, true) }
+
+func benchmarkRead(b *testing.B, profile bool) {
+	data, err := os.ReadFile(filepath.Join("testdata", "instructions.dump"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := parseDump(bytes.NewReader(data), profile); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
