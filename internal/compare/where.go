@@ -80,6 +80,7 @@ func (r *Result) locate(base, cand *results.Results) {
 			continue
 		}
 		c.Where = Locate(bb.Profile, cb.Profile, c.Unit, c.Candidate.Median-c.Baseline.Median)
+		r.UnprofiledBase = r.UnprofiledBase || bb.Profile == nil && cb.Profile != nil
 	}
 }
 

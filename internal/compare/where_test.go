@@ -189,3 +189,17 @@ func TestLocateVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// TestLocateUnprofiledBase: a baseline without profiles (stored before
+// them) is said, not a change without functions.
+func TestLocateUnprofiledBase(t *testing.T) {
+	base, cand := results.New("s", results.Env{}), results.New("s", results.Env{})
+	base.Benchmarks = []results.Benchmark{{Name: "BenchmarkX"}}
+	cand.Benchmarks = []results.Benchmark{{Name: "BenchmarkX", Profile: profile(0, 0, 0, "f=110")}}
+	r := &Result{Options: Defaults(), Comparisons: []Comparison{{Name: "BenchmarkX", Unit: results.UnitInstructionsPerOp, Verdict: Regression,
+		Ratio: 1.1, Baseline: Summary{Median: 100}, Candidate: Summary{Median: 110}}}}
+	r.locate(base, cand)
+	if r.Comparisons[0].Where != nil || !r.UnprofiledBase {
+		t.Errorf("where %+v, unprofiled base %v", r.Comparisons[0].Where, r.UnprofiledBase)
+	}
+}

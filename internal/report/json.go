@@ -97,6 +97,7 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 	if r.Failed(failOn) {
 		doc.Verdict = "fail"
 	}
+	doc.UnprofiledBase = r.UnprofiledBase
 	doc.Method = string(r.Method)
 	if doc.Method == "" {
 		doc.Method = string(compare.MethodStored)
@@ -233,6 +234,9 @@ type jsonDoc struct {
 	Judged         jsonJudged       `json:"judged"`
 	History        *jsonHistory     `json:"history"`
 	Unseen         []jsonUnseen     `json:"unseen"`
+	// UnprofiledBase is compare.Result.UnprofiledBase: a counted change
+	// has no "where" because the baseline has no profiles.
+	UnprofiledBase bool `json:"unprofiled_baseline,omitempty"`
 }
 
 // jsonUnseen is a results.Unseen.

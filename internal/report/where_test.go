@@ -289,3 +289,26 @@ func TestWhereAddresses(t *testing.T) {
 		t.Error("an address is explained where there is none")
 	}
 }
+
+// TestWhereUnprofiledBase: a baseline stored without profiles is why no
+// counted change says where it went, and the reports say so.
+func TestWhereUnprofiledBase(t *testing.T) {
+	r := whereResult()
+	for i := range r.Comparisons {
+		r.Comparisons[i].Where = nil
+	}
+	r.UnprofiledBase = true
+	var b bytes.Buffer
+	if err := Text(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"markdown": Markdown(Input{Result: r}, Options{}), "text": b.String()} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), "the baseline was stored without the functions behind its counts") {
+			t.Errorf("%s: no word of the baseline without profiles", name)
+		}
+	}
+	b.Reset()
+	if err := JSON(&b, r, compare.FailOnRegression); err != nil || !strings.Contains(b.String(), `"unprofiled_baseline": true`) {
+		t.Errorf("JSON: %v", err)
+	}
+}
