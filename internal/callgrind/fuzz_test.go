@@ -1,6 +1,7 @@
 package callgrind
 
 import (
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -9,7 +10,7 @@ import (
 // FuzzReadDump: whatever a dump file holds (a worker built from a pull
 // request writes it), ReadDump and ReadProfile return counts or an
 // error, never panic; what they accept names instructions, and a profile
-// adds up to its totals.
+// adds up to its totals; ReadLines and WriteCachegrind do not panic either.
 func FuzzReadDump(f *testing.F) {
 	for _, name := range []string{"testdata/instructions.dump", "testdata/cachesim.dump", "testdata/profile-head.dump"} {
 		b, err := os.ReadFile(name)
@@ -28,6 +29,9 @@ func FuzzReadDump(f *testing.F) {
 		total, p, err := ReadProfile(strings.NewReader(dump))
 		if err == nil && (total.Ir != p.Total().Ir || total != c) {
 			t.Errorf("ReadProfile: totals %+v (ReadDump's %+v), its functions add up to %+v", total, c, p.Total())
+		}
+		if lines, err := ReadLines(strings.NewReader(dump)); err == nil {
+			_ = WriteCachegrind(io.Discard, "x", lines, lines)
 		}
 	})
 }
