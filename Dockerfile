@@ -20,8 +20,12 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
+# -w drops the debug information, not -s the symbol table: the embedded
+# suite is counted in this binary's worker, and callgrind names the
+# functions behind a count (where a change went) by its symbols
+# (measured: 27.3 MB stripped, 29.9 MB with them).
 RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH \
-    go build -trimpath -buildvcs=false -ldflags="-s -w" -o /out/wirebench ./cmd/action
+    go build -trimpath -buildvcs=false -ldflags="-w" -o /out/wirebench ./cmd/action
 
 FROM golang:${GO_VERSION} AS toolchain
 

@@ -146,11 +146,37 @@ func (b *Baseline) Clocked() *Baseline {
 	return c
 }
 
-// New returns a baseline whose reference and only history entry is r.
+// The reference's profiles (results.Profile: where each counted
+// benchmark's work went) are kept compact, so that a baseline stays small
+// enough to live in a repository and a check can still say where a
+// change went without a base build: per benchmark the costliest
+// functions that make up ProfileShare of its instructions, at most
+// ProfileFunctions of them, the others summed (and bounded: a function
+// the baseline does not name cost at most that much).
+const (
+	ProfileShare     = 0.99
+	ProfileFunctions = 30
+)
+
+// New returns a baseline whose reference and only history entry is r,
+// its profiles compact (ProfileShare).
 func New(r *results.Results, runID string) *Baseline {
 	e := Summarize(r, runID)
 	e.Seq = 1
-	return &Baseline{Format: Format, Version: Version, Suite: r.Suite, Reference: r, History: []Entry{e}}
+	return &Baseline{Format: Format, Version: Version, Suite: r.Suite, Reference: compactProfiles(r), History: []Entry{e}}
+}
+
+// compactProfiles is r with its profiles compact (ProfileShare), r
+// itself when it has none.
+func compactProfiles(r *results.Results) *results.Results {
+	if !slices.ContainsFunc(r.Benchmarks, func(b results.Benchmark) bool { return b.Profile != nil }) {
+		return r
+	}
+	c := r.Clone()
+	for i := range c.Benchmarks {
+		c.Benchmarks[i].Profile = c.Benchmarks[i].Profile.Compact(ProfileShare, ProfileFunctions)
+	}
+	return c
 }
 
 // Add records that r arrived now: it becomes the reference and the newest

@@ -1,7 +1,6 @@
 package callgrind
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -142,42 +141,8 @@ var ErrNoDump = errors.New("no callgrind dump")
 // runtime's monitor) ran, and now and then by wrapping below zero; the
 // totals stayed within 0.05% of each other from block to block.
 func ReadDump(r io.Reader) (Counts, error) {
-	c, _, err := readDump(r)
-	return c, err
-}
-
-// readDump is ReadDump, and reports whether the dump is of the Go
-// runtime's monitor thread (it ran runtime.sysmon).
-func readDump(r io.Reader) (Counts, bool, error) {
-	sc := bufio.NewScanner(io.LimitReader(r, maxDump+1))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	var events, totals []string
-	read := 0
-	sysmon := false
-	for sc.Scan() {
-		line := sc.Bytes()
-		read += len(line) + 1
-		switch {
-		case bytes.HasPrefix(line, []byte("events:")):
-			events = strings.Fields(string(line[len("events:"):]))
-		case bytes.HasPrefix(line, []byte("totals:")):
-			totals = strings.Fields(string(line[len("totals:"):]))
-		case bytes.HasPrefix(line, []byte("fn=")) && bytes.HasSuffix(line, []byte(" runtime.sysmon")):
-			sysmon = true
-		}
-	}
-	switch err := sc.Err(); {
-	case err != nil:
-		return Counts{}, false, fmt.Errorf("callgrind dump: %w", err)
-	case read > maxDump:
-		return Counts{}, false, fmt.Errorf("callgrind dump: larger than %d bytes", maxDump)
-	case events == nil:
-		return Counts{}, false, errors.New("callgrind dump: no events line")
-	case totals == nil:
-		return Counts{}, false, errors.New("callgrind dump: no totals line (cut short?)")
-	}
-	c, err := parseSummary(events, totals)
-	return c, sysmon, err
+	d, err := parseDump(r, false)
+	return d.totals, err
 }
 
 func parseSummary(events, values []string) (Counts, error) {
@@ -224,49 +189,115 @@ func parseSummary(events, values []string) (Counts, error) {
 // counts the same to the instruction.
 type Dumps struct {
 	OutFile string
+	// Profile has Next read where each block's work went too
+	// (Block.Profile).
+	Profile bool
 	next    int
+}
+
+// Block is what one dump of a counted process holds: its counts, summed
+// over the threads that count (see Dumps), and with Dumps.Profile the
+// self cost of every function, summed over the same threads.
+type Block struct {
+	Counts
+	// Profile is nil without Dumps.Profile, and when a thread's profile
+	// could not be read (ProfileErr says why): the counts stand, where
+	// their work went is not known.
+	Profile    Profile
+	ProfileErr error
 }
 
 // Next reads and removes the next dump's files, one per thread. A dump
 // without any wraps ErrNoDump; one whose only thread is the runtime
 // monitor's counts nothing.
-func (d *Dumps) Next() (Counts, error) {
+func (d *Dumps) Next() (Block, error) { return d.NextInto("") }
+
+// NextInto is Next, but moves the files of the threads that count (not
+// the runtime monitor's) into the directory dir, made if needed, rather
+// than removing them: a block someone may want to open (callgrind_annotate,
+// KCachegrind, ReadLines). "" removes them.
+func (d *Dumps) NextInto(dir string) (Block, error) {
 	prefix := fmt.Sprintf("%s.%d-", d.OutFile, d.next+1)
 	paths, err := filepath.Glob(globQuote(prefix) + "*")
 	if err != nil {
-		return Counts{}, err
+		return Block{}, err
 	}
 	if len(paths) == 0 {
-		return Counts{}, fmt.Errorf("%w: %s*", ErrNoDump, prefix)
+		return Block{}, fmt.Errorf("%w: %s*", ErrNoDump, prefix)
 	}
-	var sum Counts
+	var b Block
 	for _, path := range paths {
 		if _, err := strconv.Atoi(strings.TrimPrefix(path, prefix)); err != nil {
 			continue // not a thread's dump
 		}
 		f, err := os.Open(path)
 		if err != nil {
-			return Counts{}, err
+			return Block{}, err
 		}
-		c, sysmon, err := readDump(f)
+		t, err := parseDump(f, d.Profile)
 		f.Close()
 		if err != nil {
-			return Counts{}, fmt.Errorf("%s: %w", path, err)
+			return Block{}, fmt.Errorf("%s: %w", path, err)
 		}
-		os.Remove(path)
-		if sysmon {
+		if dir == "" || t.sysmon {
+			os.Remove(path)
+		} else if err := moveFile(path, filepath.Join(dir, filepath.Base(path))); err != nil {
+			return Block{}, fmt.Errorf("keep the dump: %w", err)
+		}
+		if t.sysmon {
 			continue
 		}
-		sum = sum.Add(c)
+		if t.profileErr != nil {
+			t.profileErr = fmt.Errorf("%s: %w", path, t.profileErr)
+		}
+		b.Add(Block{Counts: t.totals, Profile: t.profile, ProfileErr: t.profileErr})
 	}
 	d.next++
-	return sum, nil
+	return b, nil
+}
+
+// Add adds o, another thread's or another dump's part of the same
+// block, to b. A part without a profile for an error leaves b without
+// one, with the first error.
+func (b *Block) Add(o Block) {
+	b.Counts = b.Counts.Add(o.Counts)
+	if b.ProfileErr == nil {
+		b.ProfileErr = o.ProfileErr
+	}
+	switch {
+	case b.ProfileErr != nil:
+		b.Profile = nil
+	case o.Profile != nil:
+		if b.Profile == nil {
+			b.Profile = Profile{}
+		}
+		b.Profile.Add(o.Profile)
+	}
 }
 
 // Add is the sum of two counts (of two threads, or two dumps of a block).
 func (c Counts) Add(o Counts) Counts {
 	return Counts{Ir: c.Ir + o.Ir, Dr: c.Dr + o.Dr, Dw: c.Dw + o.Dw, I1mr: c.I1mr + o.I1mr, D1mr: c.D1mr + o.D1mr,
 		D1mw: c.D1mw + o.D1mw, ILmr: c.ILmr + o.ILmr, DLmr: c.DLmr + o.DLmr, DLmw: c.DLmw + o.DLmw, CacheSim: c.CacheSim || o.CacheSim}
+}
+
+// moveFile moves the file src to dst, its directory made if needed:
+// renamed, or copied and removed across file systems.
+func moveFile(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if os.Rename(src, dst) == nil {
+		return nil
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		return err
+	}
+	return os.Remove(src)
 }
 
 // globQuote escapes the glob metacharacters of s.

@@ -128,7 +128,8 @@ func TestRequestAssembly(t *testing.T) {
 // twice the count, nothing counted outside the blocks, and all of a
 // block's work counted, and no other block's, whatever thread ran it:
 // work handed to a goroutine locked to a thread of its own, and a loop
-// that sleeps in a system call every iteration.
+// that sleeps in a system call every iteration. Every block's profile
+// adds up to its count, most of it the loop's function.
 func TestCountsUnderValgrind(t *testing.T) {
 	vg := findValgrind(t)
 	count := func(t *testing.T, kind string) [3]float64 {
@@ -138,7 +139,7 @@ func TestCountsUnderValgrind(t *testing.T) {
 		if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), "counted 3 blocks") {
 			t.Fatalf("the helper under valgrind: %v\n%s", err, b)
 		}
-		d := Dumps{OutFile: out}
+		d := Dumps{OutFile: out, Profile: true}
 		var ir [3]float64
 		for i := range ir {
 			c, err := d.Next()
@@ -146,6 +147,20 @@ func TestCountsUnderValgrind(t *testing.T) {
 				t.Fatal(err)
 			}
 			ir[i] = float64(c.Ir)
+			// Where the block's work went, over every thread that ran
+			// it, adds up to its count, and most of it is one function's,
+			// the loop's. (Its name is an address: go test runs a test
+			// binary without its symbol table.)
+			if c.ProfileErr != nil || c.Profile.Total().Ir != c.Ir {
+				t.Errorf("%s block %d: its profile adds up to %d instructions of %d (%v)", kind, i+1, c.Profile.Total().Ir, c.Ir, c.ProfileErr)
+			}
+			var top uint64
+			for _, f := range c.Profile {
+				top = max(top, f.Ir)
+			}
+			if float64(top) < 0.5*ir[i] {
+				t.Errorf("%s block %d: the costliest function counted %d of %d instructions", kind, i+1, top, c.Ir)
+			}
 		}
 		if _, err := d.Next(); !errors.Is(err, ErrNoDump) {
 			t.Errorf("a fourth dump: %v, want ErrNoDump", err)
@@ -222,7 +237,9 @@ const (
 
 var sink int
 
-// work is the helpers' loop.
+// work is the helpers' loop, a function of its own in the profile.
+//
+//go:noinline
 func work(n int) {
 	for i := range n {
 		sink += i ^ (i >> 3)

@@ -10,7 +10,10 @@
 // block with client requests (Begin, End): start instrumentation, zero
 // the counters of every thread, run the block, dump every thread's
 // counters to a file, stop instrumentation. The orchestrator reads the dump (ReadDump) and turns
-// it into per-operation counts (Counts).
+// it into per-operation counts (Counts), and reads where the block's work
+// went: the self cost of every function (ReadProfile, Dumps.Profile) and
+// of every source line (ReadLines), which WriteCachegrind writes for
+// Valgrind's cg_diff and cg_annotate.
 //
 // The client requests are issued from assembly (amd64 and arm64, no cgo),
 // as the Go runtime's own valgrind support does; outside Valgrind they do

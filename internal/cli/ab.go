@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -54,6 +55,10 @@ type abRun struct {
 	// ClockBudget is its budget (0: ab.ClockBudget of the count's time).
 	Clock       *compare.Options
 	ClockBudget time.Duration
+	// Dumps, with Count, is where the callgrind dumps of the benchmarks
+	// whose counted change the report explains are saved (saveDumps); ""
+	// saves none.
+	Dumps string
 }
 
 // withCount sets how r measures under c: counted as ct (nil: timed) and,
@@ -116,6 +121,7 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 		r.Options.Why = fmt.Sprintf("`ab --base %s --head %s`: both builds were counted on this machine", c.BasePath, c.HeadPath)
 	}
 	r.withCount(c, ct)
+	r.Dumps = dumpsDir(cmp.Or(c.Out, c.Report)) // beside what ab was asked to write; nothing unasked
 	if c.Bench != "" {
 		r.Filter = c.Bench
 	}
@@ -214,14 +220,19 @@ func countAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]
 	why := r.Options.Why
 	base := count.Build{Program: progs["base"], Env: environWith("GITHUB_SHA", r.BaseCommit)}
 	head := count.Build{Program: progs["head"], Env: environWith("GITHUB_SHA", r.HeadCommit)}
+	kept := ""
+	if r.Dumps != "" {
+		kept = filepath.Join(dir, "dumps")
+	}
 	o, err := ab.Count(ctx, base, head, count.Options{Settings: *r.Count, Dir: filepath.Join(dir, "count"),
-		Stderr: r.workers(progress), Sandbox: r.Sandbox, Progress: progress}, r.Options.Compare, why)
+		Stderr: r.workers(progress), Sandbox: r.Sandbox, Progress: progress, Keep: kept}, r.Options.Compare, why)
 	if err != nil {
 		if program.IsSetup(err) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("same-runner A/B, counted: %w", err)
 	}
+	saveDumps(progress, o.Result, kept, r.Dumps)
 	counting := o.Elapsed
 	clock := ""
 	if r.Clock != nil {

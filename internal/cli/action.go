@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
@@ -49,6 +50,10 @@ type actionRun struct {
 	// clockPlan is how the candidate was timed beside its count (the
 	// wall-time check; zero when it was not): a confirmation times so.
 	clockPlan source.Plan
+	// kept is where a check's count keeps a block's dumps of every
+	// benchmark (count.Options.Keep), those of the flagged ones saved
+	// with the results (saveDumps); "" keeps none.
+	kept string
 	// accepts is what the pull request accepts, read once (accept).
 	accepts prAccepts
 }
@@ -213,6 +218,9 @@ func (a *actionRun) candidate(ctx context.Context, ref *results.Results, cmd con
 			return nil, err
 		}
 		p.Count, a.counted = ct, ct
+		if ct != nil && cmd == config.Check {
+			p.KeepDumps = a.kept
+		}
 		if ct != nil {
 			like = "" // the budget and samples time; a count takes neither
 		}
@@ -307,6 +315,9 @@ func (a *actionRun) check(ctx context.Context) error {
 		if base != nil {
 			ref = base.Reference
 		}
+		kept, removeKept := keptDumps(filepath.Join(a.outDir, dumpsSubdir))
+		defer removeKept()
+		a.kept = kept
 		cand, err := a.candidate(ctx, ref, config.Check)
 		var code *source.CodeError
 		if errors.As(err, &code) {
@@ -333,6 +344,9 @@ func (a *actionRun) check(ctx context.Context) error {
 		o = confirm(ctx, a.e, o, base, a.src, p, opts)
 		o = clockCheck(ctx, a.e, a.cfg, o, base, a.src, a.clockPlan)
 		a.accept(ctx, o) // the wall-time check's regressions, accepted as the others
+		if a.counted != nil {
+			saveDumps(a.e.stderr, o.Report.Result, kept, filepath.Join(a.outDir, dumpsSubdir))
+		}
 		if o.Verdict == pipeline.NoBaseline {
 			if why != "" {
 				o.Report.Notes = append(o.Report.Notes, "Stored-baseline comparison: "+why+".")
@@ -449,6 +463,7 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 		r.Filter = a.cfg.Bench
 	}
 	r.withCount(a.cfg, a.abCounted)
+	r.Dumps = filepath.Join(a.outDir, dumpsSubdir)
 	if a.abNote != "" {
 		a.notes = append(a.notes, a.abNote)
 	}

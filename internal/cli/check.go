@@ -41,9 +41,14 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	p.Count = ct
+	var dumps string
 	if ct != nil {
 		like = "" // the budget and samples time; a count takes neither
+		dumps = dumpsDir(c.Out)
 	}
+	kept, removeKept := keptDumps(dumps)
+	defer removeKept()
+	p.KeepDumps = kept
 	cand, notes, err := measure(ctx, src, p)
 	var pt source.Plan
 	var unclocked string
@@ -70,6 +75,7 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 	}
 	o = confirm(ctx, e, o, base, src, p, opts)
 	o = clockCheck(ctx, e, c, o, base, src, pt)
+	saveDumps(e.stderr, o.Report.Result, kept, dumps)
 	update := updateCommand(c)
 	if o.Verdict == pipeline.NoBaseline {
 		o.Report.Notes = append(o.Report.Notes, fmt.Sprintf("No baseline at %s yet: nothing to compare with, so the check passes. `%s` on the default branch creates it.", c.BaselinePath, update))

@@ -123,6 +123,7 @@ func countAgain(ctx context.Context, e *env, o *pipeline.Outcome, src source.Sou
 		ct.Processes = first.Settings.Counter.Processes
 	}
 	p.Count = &ct
+	p.KeepDumps = "" // the first count's are kept
 	again, _, err := src.Results(ctx, p)
 	if err != nil {
 		return nil, err

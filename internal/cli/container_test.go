@@ -712,7 +712,7 @@ func e2eBuildImage(ctx context.Context, t *testing.T, pm *e2ePodman) *e2eImage {
 		t.Fatalf("Dockerfile: %v", err)
 	}
 	bin := filepath.Join(dir, "wirebench")
-	gobuild := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", bin, pkg)
+	gobuild := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-w", "-o", bin, pkg)
 	gobuild.Dir = root
 	gobuild.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+runtime.GOARCH)
 	if out, err := gobuild.CombinedOutput(); err != nil {

@@ -41,6 +41,7 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 	for _, n := range ns {
 		judgeStored(n, opts, f, &h.gate)
 	}
+	res.locate(base, cand)
 	return res, nil
 }
 

@@ -103,6 +103,11 @@ type Comparison struct {
 	// history, or measured with other harness settings than the
 	// baseline's (see TimingGate).
 	NotEnforced string
+	// Where is, for a counted regression or improvement (or an
+	// inconclusive count beyond the threshold), the functions behind it
+	// (Locate); nil for other comparisons, and where either side has no
+	// profile of the benchmark.
+	Where *Where
 }
 
 // Test names a statistical test behind a p-value.
@@ -175,6 +180,11 @@ type Result struct {
 	// RunParallel (results.Results.Serial): their counts are their serial
 	// work.
 	Serial []string
+	// UnprofiledBase is set when a counted change could not be located
+	// (Comparison.Where) because the baseline has no profile of its
+	// benchmark and the candidate has: a baseline stored before profiles
+	// were, which its next refresh stores.
+	UnprofiledBase bool
 	// Clock is the wall-time check made beside a counted comparison, nil
 	// when there was none: its ns/op comparisons are among Comparisons,
 	// judged against a floor of their own (WithClock); in a same-runner

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -51,10 +50,10 @@ func One(ctx context.Context, b Build, o Options) (*results.Results, error) {
 	}
 	procs := make([]processCounts, r.o.Processes)
 	for _, j := range jobs {
-		if procs[j.replicate] == nil {
-			procs[j.replicate] = processCounts{}
+		if procs[j.replicate].values == nil {
+			procs[j.replicate] = newProcessCounts()
 		}
-		maps.Copy(procs[j.replicate], j.out)
+		procs[j.replicate].add(j.out)
 	}
 	return r.results("", cal, p, procs), nil
 }

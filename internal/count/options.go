@@ -143,6 +143,11 @@ type Options struct {
 	Sandbox *sandbox.Sandbox
 	// Progress receives progress lines; nil is silent.
 	Progress io.Writer
+	// Keep, when set, is where the dumps of one counted block of every
+	// benchmark and build are kept (the first block of the first process
+	// of the build that counts it; see SaveDumps), for a person to open
+	// those of a flagged benchmark. Empty keeps none.
+	Keep string
 }
 
 // Build is one build to count: its program, and its workers'

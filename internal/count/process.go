@@ -1,12 +1,16 @@
 package count
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -59,31 +63,49 @@ func (c *counter) Wrap(cmd worker.Command, label string) (worker.Command, string
 }
 
 // processCounts is what one process counted: per benchmark, its value of
-// every unit.
-type processCounts map[string]map[string]float64
+// every unit (values) and where its work went, the self cost per
+// operation of every function (profiles; a benchmark whose dumps could
+// not be read so has none).
+type processCounts struct {
+	values   map[string]map[string]float64
+	profiles map[string]map[string]results.Cost
+}
+
+func newProcessCounts() processCounts {
+	return processCounts{values: map[string]map[string]float64{}, profiles: map[string]map[string]results.Cost{}}
+}
+
+// add adds o's benchmarks to pc's: another part of the same replicate.
+func (pc processCounts) add(o processCounts) {
+	maps.Copy(pc.values, o.values)
+	maps.Copy(pc.profiles, o.profiles)
+}
 
 // countProcess counts every benchmark of p in one fresh process of b
 // under callgrind, in an order drawn from rng.
 func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *plan, rng *rand.Rand) (processCounts, error) {
 	w, err := program.Start(ctx, side, label, b.Program, b.Env, program.StartOptions{Stderr: r.o.Stderr, Sandbox: r.o.Sandbox, Counter: r.counter}, r.lists)
 	if err != nil {
-		return nil, err
+		return processCounts{}, err
 	}
 	defer w.Close()
 	if err := w.Countable(); err != nil {
-		return nil, err
+		return processCounts{}, err
 	}
 	r.noteWay(side, w.CountWay())
-	out := processCounts{}
+	out := newProcessCounts()
 	order := rng.Perm(len(p.names))
 	for k, i := range order {
 		name := p.names[i]
 		nextCostly := k+1 < len(order) && r.costly(p, p.names[order[k+1]])
-		v, err := r.countBenchmark(ctx, w, name, p, nextCostly)
+		v, prof, err := r.countBenchmark(ctx, w, side, name, p, nextCostly)
 		if err != nil {
-			return nil, err
+			return processCounts{}, err
 		}
-		out[name] = v
+		out.values[name] = v
+		if prof != nil {
+			out.profiles[name] = prof
+		}
 		r.countedOne()
 	}
 	return out, nil
@@ -94,20 +116,27 @@ func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *
 // after an uncounted block of the same size and the others after one
 // uncounted operation (none for a worker whose blocks warm themselves
 // up), each reduced to counts per operation; their median per unit is
-// the process's value.
+// the process's value, and where the work of the block whose
+// instructions are that median went (of two, the lower) the process's
+// profile: a block that was counted, whose functions add up to its
+// count.
 //
 // Instrumentation stays on after a block unless what comes next is
 // costly (its uncounted operation, run instrumented, would cost as much
 // as counting it): switching it on and off re-translates all the code the
 // process runs, which measured here took half the time of counting the
 // suite's medium and large datasets.
-func (r *run) countBenchmark(ctx context.Context, w *program.Worker, name string, p *plan, nextCostly bool) (map[string]float64, error) {
+//
+// The first block of the first process of a build that counts the
+// benchmark keeps its dumps with Options.Keep (keepDir).
+func (r *run) countBenchmark(ctx context.Context, w *program.Worker, side, name string, p *plan, nextCostly bool) (map[string]float64, map[string]results.Cost, error) {
 	n := p.iterations[name]
 	blocks := r.o.Blocks
 	if n == 1 {
 		blocks = 1
 	}
 	per := map[string][]float64{}
+	var profiles []map[string]results.Cost
 	for k := range blocks {
 		pre := 1
 		switch {
@@ -117,28 +146,78 @@ func (r *run) countBenchmark(ctx context.Context, w *program.Worker, name string
 			pre = n
 		}
 		var v map[string]float64
+		var prof map[string]results.Cost
 		var err error
+		into := ""
+		if k == 0 {
+			into = r.keepDir(side, name)
+		}
 		if p.difference {
-			v, err = differenceBlock(ctx, w, name, n, pre, p.nsPerOp[name])
+			v, prof, err = differenceBlock(ctx, w, name, n, pre, p.nsPerOp[name], into)
 		} else {
 			keep := !nextCostly
 			if k+1 < blocks {
 				keep = !r.costly(p, name)
 			}
-			v, err = plainBlock(ctx, w, name, n, pre, p.nsPerOp[name], keep)
+			v, prof, err = plainBlock(ctx, w, name, n, pre, p.nsPerOp[name], keep, into)
 		}
-		if err != nil {
-			return nil, err
+		var unread *profileError
+		switch {
+		case errors.As(err, &unread):
+			r.noteProfile(name, unread.err)
+		case err != nil:
+			return nil, nil, err
 		}
 		for u, x := range v {
 			per[u] = append(per[u], x)
 		}
+		profiles = append(profiles, prof)
 	}
 	out := map[string]float64{}
 	for u, xs := range per {
 		out[u], _ = stats.Median(xs)
 	}
-	return out, nil
+	return out, profiles[medianBlock(per[results.UnitInstructionsPerOp])], nil
+}
+
+// medianBlock is the index of the block whose value xs holds is the
+// median (of an even number, the lower of the middle two), the first of
+// equal ones.
+func medianBlock(xs []float64) int {
+	order := make([]int, len(xs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) })
+	return order[(len(xs)-1)/2]
+}
+
+// profileError is a block whose counts were read but not where its work
+// went: the block stands, without a profile.
+type profileError struct{ err error }
+
+func (e *profileError) Error() string { return e.err.Error() }
+
+// noteProfile says, once a run, that where a benchmark's work went could
+// not be read, or named (the first benchmark and why): its count stands.
+func (r *run) noteProfile(name string, err error) {
+	r.mu.Lock()
+	said := r.profileSaid
+	r.profileSaid = true
+	r.mu.Unlock()
+	if !said {
+		r.progressf("warning: where the work of %s went could not be read or named (%v); its count stands", name, err)
+	}
+}
+
+// perOp is the self cost per operation of every function of a block of
+// n operations.
+func perOp(p callgrind.Profile, n int) map[string]results.Cost {
+	out := make(map[string]results.Cost, len(p))
+	for fn, c := range p {
+		out[fn] = results.Cost{Instructions: float64(c.Ir) / float64(n), EstCycles: c.EstCycles() / float64(n)}
+	}
+	return out
 }
 
 // timeout bounds a counted request that runs iters iterations of a
@@ -148,39 +227,65 @@ func timeout(ns float64, iters int) time.Duration {
 }
 
 // plainBlock is one counted block of n iterations after pre uncounted
-// ones: its counts over n; keep leaves instrumentation on after it.
-func plainBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64, keep bool) (map[string]float64, error) {
-	s, c, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), keep)
+// ones: its counts over n, and where its work went per operation (an
+// error wrapping *profileError, with the counts, when that could not be
+// read); keep leaves instrumentation on after it, into (when set) keeps
+// its dumps in into/block.
+func plainBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64, keep bool, into string) (map[string]float64, map[string]results.Cost, error) {
+	s, c, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), keep, sub(into, keptBlock))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	v := map[string]float64{results.UnitInstructionsPerOp: float64(c.Ir) / float64(n)}
 	if c.CacheSim {
 		v[results.UnitEstCyclesPerOp] = c.EstCycles() / float64(n)
 	}
-	return withSample(v, s), nil
+	v = withSample(v, s)
+	if c.ProfileErr != nil {
+		return v, nil, &profileError{c.ProfileErr}
+	}
+	return v, perOp(c.Profile, n), nil
 }
 
 // differenceBlock counts a benchmark whose blocks include its own setup
 // (a go test benchmark function, run whole with -test.benchtime=Nx): a
 // block of n iterations and one of 2n, whose difference over n is the
-// count of n operations alone. The allocations and the units the
-// benchmark reported are the testing package's, per operation, from the
-// larger block.
-func differenceBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64) (map[string]float64, error) {
-	_, c1, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), false)
+// count of n operations alone, and per function the difference of its
+// self costs over n (a function of the setup alone comes out about 0,
+// one that moved between the blocks by chance may come out below). The
+// allocations and the units the benchmark reported are the testing
+// package's, per operation, from the larger block. into (when set)
+// keeps their dumps in into/n and into/2n.
+func differenceBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64, into string) (map[string]float64, map[string]results.Cost, error) {
+	_, c1, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), false, sub(into, keptN))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	s2, c2, err := w.Count(ctx, name, 2*n, 0, timeout(ns, 2*n), false)
+	s2, c2, err := w.Count(ctx, name, 2*n, 0, timeout(ns, 2*n), false, sub(into, kept2N))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	v := map[string]float64{results.UnitInstructionsPerOp: math.Max(0, float64(c2.Ir)-float64(c1.Ir)) / float64(n)}
 	if c1.CacheSim && c2.CacheSim {
 		v[results.UnitEstCyclesPerOp] = math.Max(0, c2.EstCycles()-c1.EstCycles()) / float64(n)
 	}
-	return withSample(v, s2), nil
+	v = withSample(v, s2)
+	if err := cmp.Or(c1.ProfileErr, c2.ProfileErr); err != nil {
+		return v, nil, &profileError{err}
+	}
+	return v, differenceProfile(c1.Profile, c2.Profile, n), nil
+}
+
+// differenceProfile is the self cost per operation of every function of
+// n operations, from profiles of blocks of n and 2n: its difference over
+// n.
+func differenceProfile(p1, p2 callgrind.Profile, n int) map[string]results.Cost {
+	prof := perOp(p2, n)
+	for fn, c := range perOp(p1, n) {
+		d := prof[fn]
+		prof[fn] = results.Cost{Instructions: d.Instructions - c.Instructions, EstCycles: d.EstCycles - c.EstCycles}
+	}
+	return prof
 }
 
 // withSample adds to a block's counts v what its sample s says per

@@ -1,12 +1,14 @@
 package count
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/stats"
 )
 
 // results turns the processes' counts of one build into results: per
@@ -41,20 +43,24 @@ func (r *run) results(side string, cal *calibration, p *plan, procs []processCou
 		b := results.Benchmark{Pkg: pkg, Name: name, Codec: codec, Dataset: dataset, Op: op, NativeNsPerOp: cal.nsPerOp[key], Parallel: cal.parallel[key]}
 		units := map[string]bool{}
 		for _, pc := range procs {
-			if _, ok := pc[key]; !ok {
+			if _, ok := pc.values[key]; !ok {
 				continue // a process that did not count it (a costly benchmark's)
 			}
 			b.Iterations = append(b.Iterations, int64(p.iterations[key]))
-			for u := range pc[key] {
+			for u := range pc.values[key] {
 				units[u] = true
 			}
 		}
 		for _, u := range orderedUnits(units) {
 			for _, pc := range procs {
-				if x, ok := pc[key][u]; ok {
+				if x, ok := pc.values[key][u]; ok {
 					b.Add(u, x)
 				}
 			}
+		}
+		b.Profile = profile(key, procs)
+		if unnamed(b.Profile) {
+			r.noteProfile(key, errors.New("the binary has no symbol table (built with -ldflags=-s?), so its functions are named by their addresses"))
 		}
 		if op == results.OpSerialize && sizes[key] > 0 && b.Metric(results.UnitBytesPerMsg) == nil {
 			b.Add(results.UnitBytesPerMsg, float64(sizes[key]))
@@ -62,6 +68,58 @@ func (r *run) results(side string, cal *calibration, p *plan, procs []processCou
 		res.Benchmarks = append(res.Benchmarks, b)
 	}
 	return res
+}
+
+// profile is where the work of the benchmark key went, over the
+// processes that counted it: per function the median of its self cost
+// per operation in each process (0 in a process it did not run in), as
+// a process's count is one sample and the comparison's estimate is
+// theirs. Processes whose profile could not be read are left out; nil
+// when none could.
+func profile(key string, procs []processCounts) *results.Profile {
+	var profs []map[string]results.Cost
+	for _, pc := range procs {
+		if prof, ok := pc.profiles[key]; ok {
+			profs = append(profs, prof)
+		}
+	}
+	if len(profs) == 0 {
+		return nil
+	}
+	fns := map[string]bool{}
+	for _, prof := range profs {
+		for fn := range prof {
+			fns[fn] = true
+		}
+	}
+	costs := make(map[string]results.Cost, len(fns))
+	ir, cyc := make([]float64, len(profs)), make([]float64, len(profs))
+	for fn := range fns {
+		for i, prof := range profs {
+			ir[i], cyc[i] = prof[fn].Instructions, prof[fn].EstCycles
+		}
+		mi, _ := stats.Median(ir)
+		mc, _ := stats.Median(cyc)
+		costs[fn] = results.Cost{Instructions: mi, EstCycles: mc}
+	}
+	return results.NewProfile(costs)
+}
+
+// unnamed reports whether most of p's instructions are in functions
+// callgrind could only name by their address ("0x…"): a binary linked
+// without its symbol table.
+func unnamed(p *results.Profile) bool {
+	if p == nil {
+		return false
+	}
+	var named, all float64
+	for _, f := range p.Functions {
+		all += f.Instructions
+		if !strings.HasPrefix(f.Name, "0x") {
+			named += f.Instructions
+		}
+	}
+	return all > 0 && named < all/2
 }
 
 // orderedUnits are the counted units first, then the allocations, then

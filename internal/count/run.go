@@ -48,6 +48,12 @@ type run struct {
 	// processes announced: each field one value when they all agreed,
 	// "" otherwise.
 	ways map[string]worker.CountWay
+	// profileSaid is set once a warning said that a block's profile could
+	// not be read (noteProfile).
+	profileSaid bool
+	// kept are the directories of the blocks whose dumps are kept
+	// (keepDir).
+	kept map[string]bool
 }
 
 // newRun starts a count with o, its defaults filled in.

@@ -73,7 +73,7 @@ func Start(ctx context.Context, side, label string, p Program, env []string, o S
 				m.Kill()
 				return nil, err
 			}
-			dumps = &callgrind.Dumps{OutFile: out}
+			dumps = &callgrind.Dumps{OutFile: out, Profile: true}
 		}
 		cmd.Path, cmd.Args, cmd.Env = o.Sandbox.Wrap(cmd.Path, cmd.Args, cmd.Env)
 		if !everyCPU {
@@ -249,29 +249,36 @@ func (m *Worker) CountWay() worker.CountWay {
 }
 
 // Count runs one counted block of the benchmark key (worker.Client.Count)
-// and reads its counts from the dumps of the part that ran it: the sum of
-// those the worker says hold it.
-func (m *Worker) Count(ctx context.Context, key string, n, pre int, timeout time.Duration, keep bool) (bench.Sample, callgrind.Counts, error) {
+// and reads its counts, and where its work went (callgrind.Block), from
+// the dumps of the part that ran it: the sum of those the worker says
+// hold it. With into set, those dumps' files are moved into that
+// directory rather than removed (callgrind.Dumps.NextInto).
+func (m *Worker) Count(ctx context.Context, key string, n, pre int, timeout time.Duration, keep bool, into string) (bench.Sample, callgrind.Block, error) {
 	i, ok := m.byKey[key]
 	if !ok {
-		return bench.Sample{}, callgrind.Counts{}, m.Fail(fmt.Errorf("no worker serves %q", key))
+		return bench.Sample{}, callgrind.Block{}, m.Fail(fmt.Errorf("no worker serves %q", key))
 	}
 	s, written, summed, err := m.parts[i].Count(ctx, m.names[key], n, pre, timeout, keep)
 	if err != nil {
-		return bench.Sample{}, callgrind.Counts{}, m.Fail(err)
+		return bench.Sample{}, callgrind.Block{}, m.Fail(err)
 	}
-	var sum callgrind.Counts
+	var sum callgrind.Block
 	for k := range written {
-		c, err := m.dumps[i].Next()
+		dir := into
+		if k < written-summed {
+			dir = ""
+		}
+		b, err := m.dumps[i].NextInto(dir)
 		if err != nil {
-			return bench.Sample{}, callgrind.Counts{}, m.Fail(fmt.Errorf("%s worker: %s: read its counts: %w", m.parts[i].Label, key, err))
+			return bench.Sample{}, callgrind.Block{}, m.Fail(fmt.Errorf("%s worker: %s: read its counts: %w", m.parts[i].Label, key, err))
 		}
-		if k >= written-summed {
-			sum = sum.Add(c)
+		if k < written-summed {
+			continue
 		}
+		sum.Add(b)
 	}
 	if sum.Ir == 0 {
-		return bench.Sample{}, callgrind.Counts{}, m.Fail(fmt.Errorf("%w: %s worker: %s: the block counted no instruction", worker.ErrProtocol, m.parts[i].Label, key))
+		return bench.Sample{}, callgrind.Block{}, m.Fail(fmt.Errorf("%w: %s worker: %s: the block counted no instruction", worker.ErrProtocol, m.parts[i].Label, key))
 	}
 	return s, sum, nil
 }

@@ -62,6 +62,7 @@ func comparisonDocument(in Input) *document {
 	}
 	acceptedSection(d, cs)
 	timingSection(d, r, noisy, in.History, in.Details)
+	whereSection(d, r, in.Details)
 	exactSection(d, r, exact, in.History, in.Details)
 	environmentSection(d, r)
 	if ch := changeChart(cs); ch != "" {

@@ -48,6 +48,11 @@ const (
 //	  "unseen": [{"name", "instructions_per_op", "native_ns_per_op", "instructions_per_ns"}]
 //	}
 //
+// A counted regression or improvement (and an inconclusive count beyond
+// the threshold) also carries "where": the functions behind it (compare.Where: "change_per_op", "explained",
+// "baseline_bound", "candidate_bound", and "functions", each with
+// "function", "symbol", "baseline", "candidate", "baseline_at_most",
+// "candidate_at_most", "change", "share", "appeared", "disappeared").
 // Comparisons also carry "paired" (same-runner pairs), "unconfirmed" (a
 // regression that did not reproduce on re-measurement: not enforced),
 // "enforced" and "not_enforced" (whether the verdict can fail the run, and
@@ -92,6 +97,7 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 	if r.Failed(failOn) {
 		doc.Verdict = "fail"
 	}
+	doc.UnprofiledBase = r.UnprofiledBase
 	doc.Method = string(r.Method)
 	if doc.Method == "" {
 		doc.Method = string(compare.MethodStored)
@@ -141,7 +147,7 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 			Normalized: c.Normalized, HigherIsBetter: c.HigherIsBetter, Note: c.Note,
 			Paired: c.Paired, Unconfirmed: c.Unconfirmed, Accepted: c.Accepted,
 			Enforced: r.Enforced(c), NotEnforced: notEnforcedReason(r, c), Test: testName(c),
-			DF: dfNum(c.DF), HistoryRuns: c.HistoryRuns,
+			DF: dfNum(c.DF), HistoryRuns: c.HistoryRuns, Where: whereJSON(c.Where),
 		})
 	}
 	enc := json.NewEncoder(w)
@@ -228,6 +234,9 @@ type jsonDoc struct {
 	Judged         jsonJudged       `json:"judged"`
 	History        *jsonHistory     `json:"history"`
 	Unseen         []jsonUnseen     `json:"unseen"`
+	// UnprofiledBase is compare.Result.UnprofiledBase: a counted change
+	// has no "where" because the baseline has no profiles.
+	UnprofiledBase bool `json:"unprofiled_baseline,omitempty"`
 }
 
 // jsonUnseen is a results.Unseen.
@@ -383,6 +392,10 @@ type jsonComparison struct {
 	Test        string             `json:"test"`
 	DF          num                `json:"df"`
 	HistoryRuns int                `json:"history_runs"`
+	// Where is, on a counted regression or improvement (or an
+	// inconclusive count beyond the threshold), the functions behind it
+	// (compare.Where).
+	Where *jsonWhere `json:"where,omitempty"`
 }
 
 func diffs(d []results.Difference) []jsonDiff {

@@ -35,6 +35,7 @@ func reports() map[string]string {
 		"2000":      Markdown(bigInput(2000), Options{}),
 		"tight":     Markdown(bigInput(300), Options{MaxChars: 9000}),
 		"update":    UpdatedMarkdown(updateInput(), "Baseline updated."),
+		"where":     Markdown(Input{Result: whereResult()}, Options{}),
 	}
 }
 

@@ -112,6 +112,7 @@ func Text(w io.Writer, r *compare.Result) error {
 		lines = append(lines, []string{"  " + verdict, strings.TrimPrefix(c.Name, "Benchmark"), c.Unit, change(c), detail})
 	}
 	writeLeft(bw, lines)
+	writeWhere(bw, r)
 	for _, l := range []struct {
 		what  string
 		names []string

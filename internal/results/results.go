@@ -313,6 +313,11 @@ type Benchmark struct {
 	// Shard is the index of the shard that measured this benchmark, in
 	// merged results; 0 otherwise.
 	Shard int `json:"shard,omitempty"`
+	// Profile is, on a counted run, where the benchmark's work went:
+	// the self cost per operation of its functions, reduced across its
+	// processes as its count is (a stored baseline's reference keeps a
+	// compact one). Nil when not counted, or not read.
+	Profile *Profile `json:"profile,omitempty"`
 }
 
 // ShardEnv returns the environment the benchmark was measured in: its
@@ -443,6 +448,9 @@ func (r *Results) Validate() error {
 			return fmt.Errorf("benchmark %s appears twice", b.Key())
 		}
 		seen[b.Key()] = true
+		if err := b.Profile.validate(); err != nil {
+			return fmt.Errorf("benchmark %s: %w", b.Name, err)
+		}
 		for _, m := range b.Metrics {
 			if m.Unit == "" {
 				return fmt.Errorf("benchmark %s: a metric has no unit", b.Name)
@@ -526,6 +534,7 @@ func (r *Results) Clone() *Results {
 		for j := range b.Metrics {
 			b.Metrics[j].Values = slices.Clone(b.Metrics[j].Values)
 		}
+		b.Profile = b.Profile.Clone()
 	}
 	c.Shards = slices.Clone(r.Shards)
 	if r.Settings.Counter != nil {
@@ -542,7 +551,9 @@ func (r *Results) Clone() *Results {
 // key, iterations with them: a counted run's further processes (a
 // confirmation's), so that r holds every process of both. Benchmarks only
 // in o are added. r's settings stay its own (its counter names the
-// processes of its own run; the samples say how many each benchmark has).
+// processes of its own run; the samples say how many each benchmark has),
+// and so do its benchmarks' profiles: where the work went is that of
+// r's processes, whose profile a comparison has already used.
 func (r *Results) AddProcesses(o *Results) {
 	for _, ob := range o.Benchmarks {
 		b := r.Lookup(ob.Key())

@@ -159,7 +159,7 @@ func (Embedded) count(ctx context.Context, p Plan, sel bench.Selection) (*result
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	res, err := count.One(ctx, count.Build{Program: prog}, count.Options{Settings: *p.Count, Dir: dir, Stderr: p.workers(), Progress: p.Progress, Sandbox: sb})
+	res, err := count.One(ctx, count.Build{Program: prog}, count.Options{Settings: *p.Count, Dir: dir, Stderr: p.workers(), Progress: p.Progress, Sandbox: sb, Keep: p.KeepDumps})
 	if err != nil {
 		return nil, fmt.Errorf("count: %w", err)
 	}

@@ -85,7 +85,7 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 	var r *results.Results
 	if p.Count != nil {
 		r, err = count.One(ctx, count.Build{Program: prog, Env: g.Env}, count.Options{Settings: *p.Count, Dir: filepath.Join(dir, "count"),
-			Stderr: p.workers(), Progress: p.Progress, Sandbox: p.Sandbox})
+			Stderr: p.workers(), Progress: p.Progress, Sandbox: p.Sandbox, Keep: p.KeepDumps})
 	} else {
 		r, err = timeOne(ctx, prog, oneOptions{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Env: g.Env,
 			Stderr: p.workers(), Progress: p.Progress, Verbose: p.Verbose, Sandbox: p.Sandbox})

@@ -59,6 +59,9 @@ type Plan struct {
 	// instead of timing them (count.One); Budget and Samples are then
 	// unused.
 	Count *count.Settings
+	// KeepDumps, with Count, is where the count keeps the dumps of a block
+	// of every benchmark (count.Options.Keep); "" keeps none.
+	KeepDumps string
 	// Self is the wirebench executable whose `worker` command serves the
 	// embedded suite when it is counted; "" is this process's own.
 	Self string

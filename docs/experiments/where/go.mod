@@ -1,0 +1,3 @@
+module example.com/where
+
+go 1.26

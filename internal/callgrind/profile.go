@@ -1,0 +1,308 @@
+package callgrind
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Profile is where a dump's work went: the self cost of every function
+// (its own instructions, not those of the functions it called), by the
+// function's symbol as callgrind names it (for Go code the linker's
+// symbol: "encoding/binary.AppendUvarint", "main.(*enc).put",
+// "main.each[go.shape.int]"). Code the compiler inlined is its caller's:
+// callgrind attributes an instruction to the symbol it lies in, and
+// wirebench does not ask it to read inlining information. A recursion
+// level callgrind tells apart ("f'2") is counted as the function.
+type Profile map[string]Counts
+
+// Add adds o's functions to p's.
+func (p Profile) Add(o Profile) {
+	for fn, c := range o {
+		p[fn] = p[fn].Add(c)
+	}
+}
+
+// Total is the sum of every function's self cost: the dump's totals.
+func (p Profile) Total() Counts {
+	var t Counts
+	for _, c := range p {
+		t = t.Add(c)
+	}
+	return t
+}
+
+// ReadProfile reads a callgrind dump's totals and the self cost of every
+// function in it (see Profile). The self costs must add up to the
+// totals, or the dump is not what this reader understands: an error.
+func ReadProfile(r io.Reader) (Counts, Profile, error) {
+	d, err := parseDump(r, true)
+	if err == nil {
+		err = d.profileErr
+	}
+	if err != nil {
+		return Counts{}, nil, err
+	}
+	return d.totals, d.profile, nil
+}
+
+// dump is what parseDump read of one dump file.
+type dump struct {
+	totals Counts
+	// profile is nil unless asked for, or when its self costs do not add
+	// up to the totals (profileErr says so).
+	profile    Profile
+	profileErr error
+	// sysmon is set when the dump is of the Go runtime's monitor thread
+	// (it ran runtime.sysmon).
+	sysmon bool
+}
+
+// parseDump reads a dump in callgrind's format
+// (valgrind.org/docs/manual/cl-format.html): its "events:" and
+// "totals:" lines and, with profile, every cost line, each added to the
+// function of the last "fn=" line but the line after a "calls=" line,
+// which is the inclusive cost of a call and belongs to the callee. Names
+// may be compressed: "(id) name" defines id, "(id)" refers to it;
+// functions (fn=, cfn=) share one table. Positions may be compressed
+// too: a cost line begins with as many positions as the "positions:"
+// line names (an address, a line: "12", "+3", "-2", "*"), then the
+// events' values, trailing zeros left out.
+func parseDump(r io.Reader, profile bool) (dump, error) {
+	sc := bufio.NewScanner(io.LimitReader(r, maxDump+1))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	var d dump
+	var events, totals []string
+	var index []int // the Counts field of each event (eventFields), -1 for none
+	positions := 1
+	names := map[string]string{} // compressed function names by id
+	fn := ""                     // the current function
+	var self Counts              // its cost since its "fn=" line
+	callCost := false            // the next cost line is a call's
+	p := Profile{}
+	read, n := 0, 0
+	for sc.Scan() {
+		line := sc.Bytes()
+		read += len(line) + 1
+		n++
+		if len(line) == 0 {
+			continue
+		}
+		switch c := line[0]; {
+		case c >= '0' && c <= '9' || c == '+' || c == '-' || c == '*':
+			if callCost || !profile {
+				callCost = false
+				continue
+			}
+			if index == nil || fn == "" {
+				return dump{}, fmt.Errorf("callgrind dump: line %d: a cost before the events line or the first function", n)
+			}
+			if err := addCost(&self, line, positions, index); err != nil {
+				return dump{}, fmt.Errorf("callgrind dump: line %d: %w", n, err)
+			}
+		case bytes.HasPrefix(line, []byte("fn=")):
+			name, err := decompress(names, string(line[len("fn="):]))
+			if err != nil {
+				return dump{}, fmt.Errorf("callgrind dump: line %d: %w", n, err)
+			}
+			if profile {
+				p.add(fn, self)
+			}
+			fn, self = recursionless(name), Counts{}
+			d.sysmon = d.sysmon || fn == "runtime.sysmon"
+		case bytes.HasPrefix(line, []byte("cfn=")):
+			if _, err := decompress(names, string(line[len("cfn="):])); err != nil {
+				return dump{}, fmt.Errorf("callgrind dump: line %d: %w", n, err)
+			}
+		case bytes.HasPrefix(line, []byte("calls=")):
+			callCost = true
+		case bytes.HasPrefix(line, []byte("events:")):
+			events = strings.Fields(string(line[len("events:"):]))
+			index = eventIndex(events)
+		case bytes.HasPrefix(line, []byte("positions:")):
+			positions = len(strings.Fields(string(line[len("positions:"):])))
+		case bytes.HasPrefix(line, []byte("totals:")):
+			totals = strings.Fields(string(line[len("totals:"):]))
+		}
+	}
+	switch err := sc.Err(); {
+	case err != nil:
+		return dump{}, fmt.Errorf("callgrind dump: %w", err)
+	case read > maxDump:
+		return dump{}, fmt.Errorf("callgrind dump: larger than %d bytes", maxDump)
+	case events == nil:
+		return dump{}, errors.New("callgrind dump: no events line")
+	case totals == nil:
+		return dump{}, errors.New("callgrind dump: no totals line (cut short?)")
+	}
+	var err error
+	if d.totals, err = parseSummary(events, totals); err != nil {
+		return dump{}, err
+	}
+	if profile {
+		p.add(fn, self)
+		for name, c := range p {
+			c.CacheSim = d.totals.CacheSim
+			p[name] = c
+		}
+		d.profile = p
+		if got := p.Total(); got.Ir != d.totals.Ir {
+			d.profile, d.profileErr = nil, fmt.Errorf("callgrind dump: its functions' self costs add up to %d instructions, its totals to %d", got.Ir, d.totals.Ir)
+		}
+	}
+	return d, nil
+}
+
+// add adds c to fn's cost; nothing for a cost that is all zeros.
+func (p Profile) add(fn string, c Counts) {
+	if c != (Counts{}) {
+		p[fn] = p[fn].Add(c)
+	}
+}
+
+// recursionless is a function's name without the recursion level
+// callgrind appends to a function that calls itself ("f'2"): every level
+// is the function's own work.
+func recursionless(name string) string {
+	i := strings.LastIndexByte(name, '\'')
+	if i < 0 || i == len(name)-1 {
+		return name
+	}
+	for _, c := range name[i+1:] {
+		if c < '0' || c > '9' {
+			return name
+		}
+	}
+	return name[:i]
+}
+
+// decompress reads a name that may be compressed: "(id) name" defines id
+// in names and is name, "(id)" is the name id was defined as, anything
+// else is itself.
+func decompress(names map[string]string, s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "(") {
+		return s, nil
+	}
+	end := strings.IndexByte(s, ')')
+	if end < 0 {
+		return "", fmt.Errorf("unterminated compressed name %q", abbreviated(s))
+	}
+	id, name := s[1:end], strings.TrimSpace(s[end+1:])
+	if name != "" {
+		names[id] = name
+		return name, nil
+	}
+	name, ok := names[id]
+	if !ok {
+		return "", fmt.Errorf("compressed name (%s) used before it is defined", abbreviated(id))
+	}
+	return name, nil
+}
+
+// abbreviated is at most 40 bytes of s, for an error.
+func abbreviated(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// eventFields are the events Counts holds, in the order of its fields
+// (Counts.addEvent).
+var eventFields = []string{"Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"}
+
+// eventIndex is, for each event of an "events:" line, its field of
+// Counts (an index of eventFields), -1 for an event Counts does not
+// hold.
+func eventIndex(events []string) []int {
+	idx := make([]int, len(events))
+	for i, e := range events {
+		idx[i] = slices.Index(eventFields, e)
+	}
+	return idx
+}
+
+// addEvent adds x to the field of Counts at index i of eventFields.
+func (c *Counts) addEvent(i int, x uint64) {
+	switch i {
+	case 0:
+		c.Ir += x
+	case 1:
+		c.Dr += x
+	case 2:
+		c.Dw += x
+	case 3:
+		c.I1mr += x
+	case 4:
+		c.D1mr += x
+	case 5:
+		c.D1mw += x
+	case 6:
+		c.ILmr += x
+	case 7:
+		c.DLmr += x
+	case 8:
+		c.DLmw += x
+	}
+}
+
+// addCost adds the values of a cost line, after its positions, to c:
+// the line's fields are separated by spaces, the values decimal.
+func addCost(c *Counts, line []byte, positions int, index []int) error {
+	field := 0
+	for len(line) > 0 {
+		i := bytes.IndexByte(line, ' ')
+		if i == 0 {
+			line = line[1:]
+			continue
+		}
+		var f []byte
+		if i < 0 {
+			f, line = line, nil
+		} else {
+			f, line = line[:i], line[i+1:]
+		}
+		k := field - positions
+		field++
+		if k < 0 {
+			continue
+		}
+		if k >= len(index) {
+			return fmt.Errorf("more values than the %d events", len(index))
+		}
+		x, ok := decimal(f)
+		if !ok {
+			return fmt.Errorf("value %q is not a count", abbreviated(string(f)))
+		}
+		c.addEvent(index[k], x)
+	}
+	if field < positions {
+		return fmt.Errorf("a cost line with %d of its %d positions", field, positions)
+	}
+	return nil
+}
+
+// decimal parses an unsigned decimal number without allocating.
+func decimal(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 20 {
+		return 0, false
+	}
+	var x uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		d := uint64(c - '0')
+		if x > (math.MaxUint64-d)/10 {
+			return 0, false
+		}
+		x = x*10 + d
+	}
+	return x, true
+}
