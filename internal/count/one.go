@@ -38,6 +38,7 @@ func One(ctx context.Context, b Build, o Options) (*results.Results, error) {
 	})
 	if fitted != "" {
 		r.progressf("%s", fitted)
+		r.cutFor = r.o.Budget
 	}
 	how := fmt.Sprintf("%d processes", r.o.Processes)
 	if len(jobs) > r.o.Processes {

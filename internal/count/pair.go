@@ -87,6 +87,7 @@ func (p *Pair) Count(ctx context.Context) (base, head *results.Results, err erro
 	})
 	if fitted != "" {
 		r.progressf("%s", fitted)
+		r.cutFor = r.o.Budget
 	}
 	r.progressf("counting %s (%d only in the base, %d only in the head) in %d processes of each build %s; expected to take about %s",
 		benchmarks(len(p.names)), len(p.missing), len(p.added), r.o.Processes, r.under(), round(est))

@@ -33,7 +33,7 @@ func (r *run) results(side string, cal *calibration, p *plan, procs []processCou
 	res.Settings = results.Settings{Seed: r.o.Seed, Source: "wirebench count", Elapsed: time.Since(r.start), Rounds: len(procs),
 		Counter: &results.Counter{Tool: "callgrind", Version: r.o.Valgrind.Version, CacheSim: r.o.Callgrind.CacheSim,
 			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks, Heap: way.Heap, Threads: way.Threads, CPU: way.CPU,
-			Estimate: r.estimated, Budget: r.o.Budget}}
+			Estimate: r.estimated, Budget: r.cutFor}}
 	if cpu := res.Settings.Counter.CPU; cpu != "" && h.CPUID != nil {
 		res.Settings.Counter.Lacks = callgrind.FeatureList(callgrind.Lacking(h.CPUID.Features(), strings.Fields(cpu)))
 	}

@@ -40,8 +40,9 @@ type run struct {
 	expected        time.Duration
 	took, predicted time.Duration
 	// estimated is what the main count (not a confirmation) was expected
-	// to take, recorded in the results (results.Counter.Estimate).
-	estimated time.Duration
+	// to take, recorded in the results (results.Counter.Estimate); cutFor
+	// the budget its plan was cut for (fit), 0 when it was not cut.
+	estimated, cutFor time.Duration
 	// beat is heartbeatEvery, shorter in tests.
 	beat time.Duration
 	// ways is, per side ("" for One), the worker.CountWay its counted

@@ -67,13 +67,13 @@ func countedSentence(r *compare.Result, elapsed time.Duration) string {
 	return b.String()
 }
 
-// budgetSentence says that a count was planned for a budget
-// (results.Counter.Budget), and at what resolution; "" when it was not.
+// budgetSentence says that a count's plan was cut for a budget
+// (results.Counter.Budget), and to what; "" when it was not.
 func budgetSentence(c *results.Counter) string {
 	if c == nil || c.Budget <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("The count was planned for the budget (%s), expected to take about %s: %s a benchmark in each of %s (fewer processes give wider intervals).",
+	return fmt.Sprintf("The count was cut for the budget (%s), expected to take about %s: %s a benchmark in each of %s (fewer processes give wider intervals).",
 		c.Budget, c.Estimate.Round(time.Second), human.Plural(c.Blocks, "block", "blocks"), human.Plural(c.Processes, "process", "processes"))
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/wirebench/wirebench/internal/compare"
@@ -239,5 +240,41 @@ func TestStoredClockInReports(t *testing.T) {
 	}
 	if !strings.Contains(md, "the clock only (instructions/op") {
 		t.Errorf("the Markdown report does not say the clock alone saw the change:\n%s", md)
+	}
+}
+
+// TestBudgetInReports: a count whose plan was cut for a budget says so,
+// with its estimate and what it counted, in a run's table and in a
+// first run's report; one that was not cut says nothing of a budget.
+func TestBudgetInReports(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		budget time.Duration
+		want   string
+	}{
+		{"cut", 20 * time.Second, "The count was cut for the budget (20s), expected to take about 18s: 1 block a benchmark in each of 3 processes"},
+		{"not cut", 0, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			env, _ := fixtureEnvs(true)
+			r := results.New("default", env)
+			r.Settings.Counter = &results.Counter{Tool: "callgrind", Version: "3.19.0", Method: results.CountBlock, Processes: 3, Blocks: 1,
+				Budget: tt.budget, Estimate: 18 * time.Second}
+			b := results.Benchmark{Name: "BenchmarkSerialize/codec=protobuf/dataset=small", Codec: "protobuf", Dataset: "small", Op: results.OpSerialize}
+			for range 3 {
+				b.Add(results.UnitInstructionsPerOp, 2360)
+			}
+			r.Benchmarks = append(r.Benchmarks, b)
+			var text strings.Builder
+			if err := RunTable(&text, r); err != nil {
+				t.Fatal(err)
+			}
+			md := Markdown(Input{Candidate: r}, Options{})
+			for what, out := range map[string]string{"run table": strings.Join(strings.Fields(text.String()), " "), "first run's report": md} {
+				if has := strings.Contains(out, "cut for the budget"); has != (tt.want != "") || !strings.Contains(out, tt.want) {
+					t.Errorf("%s: want %q in:\n%s", what, tt.want, out)
+				}
+			}
+		})
 	}
 }

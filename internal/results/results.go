@@ -151,8 +151,9 @@ type Counter struct {
 	Lacks string `json:"lacks,omitempty"`
 	// Estimate is what the count was expected to take when it started
 	// (from the native calibration and the plan), beside Settings.Elapsed;
-	// Budget, when set, the budget its plan was cut to fit (fewer blocks
-	// or processes). Neither decides what a count is comparable with.
+	// Budget, when set, the budget its plan was cut for (fewer blocks or
+	// processes), or could not be cut enough for. Neither decides what a
+	// count is comparable with.
 	Estimate time.Duration `json:"estimate_ns,omitempty"`
 	Budget   time.Duration `json:"budget_ns,omitempty"`
 }
