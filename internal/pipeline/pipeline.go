@@ -149,8 +149,9 @@ type UpdateOptions struct {
 	RunID   string
 	History int
 	// Accepted is what the pull requests merged by the run's commit
-	// accepted, recorded with it.
-	Accepted accept.Set
+	// accepted, and PullRequests their numbers, recorded with it.
+	Accepted     accept.Set
+	PullRequests []int
 	// Alpha is the chance of any false change point in the history
 	// (history.DefaultAlpha when 0); FailOnChangePoint fails the outcome
 	// on a change point this update is the first to see and that nothing
@@ -167,7 +168,7 @@ func Update(ctx context.Context, st store.Store, cand *results.Results, u Update
 	var stored *baseline.Baseline
 	var previous []baseline.Entry
 	where, err := st.Update(ctx, func(old *baseline.Baseline) *baseline.Baseline {
-		stored = baseline.RefreshAccepted(old, cand, u.RunID, u.History, u.Accepted)
+		stored = baseline.RefreshAccepted(old, cand, u.RunID, u.History, u.Accepted, u.PullRequests)
 		previous = []baseline.Entry{}
 		if old != nil {
 			previous = old.History
