@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
@@ -24,7 +25,8 @@ type CreepOptions struct {
 	Runs int
 	// Release, when not empty, names the release whose run is the
 	// reference instead: the newest run whose commit InRelease reports
-	// in it (the release's commit or one before it).
+	// in it (the release's commit or one before it; the runs are taken
+	// to follow the branch, those in the release first).
 	Release   string
 	InRelease func(commit string) bool
 }
@@ -152,10 +154,12 @@ func reference(h []baseline.Entry, o CreepOptions) (int, string, string) {
 	if o.Release == "" || o.InRelease == nil {
 		return back, "", ""
 	}
-	for i := len(h) - 1; i >= 0; i-- {
-		if h[i].Commit != "" && o.InRelease(h[i].Commit) {
-			return i, o.Release, ""
-		}
+	// The runs follow the branch, so those in the release come first:
+	// the newest of them is found by bisection (a handful of questions,
+	// each a git command or an API call, for 50 runs).
+	in := func(i int) bool { return h[i].Commit != "" && o.InRelease(h[i].Commit) }
+	if n := sort.Search(len(h), func(i int) bool { return !in(i) }); n > 0 {
+		return n - 1, o.Release, ""
 	}
 	return 0, "", fmt.Sprintf("none of the %d stored runs is of %s or before it (the release is older than the history, or not on this branch): creep is measured from the oldest stored run", len(h), o.Release)
 }
