@@ -77,17 +77,23 @@ type Entry struct {
 	// its harness settings and medians, what a later check's wall times
 	// are judged against. Nil for runs that were not counted and timed.
 	Clock *ClockEntry `json:"clock,omitempty"`
-	// Spread is, by benchmark key and unit, how much the run's samples
-	// of a metric spread around its median: the standard deviation of
-	// their logarithms, 0 when every sample agrees. It is recorded for
-	// the metrics whose history is modelled by it (see Spreads): a count,
-	// whose samples are processes, so that the spread bounds how far the
-	// run's median can move; an allocation count or any unit that is
-	// neither a timing nor the encoded size, where 0 says the run
-	// measured it exactly. Absent for a metric of one sample, one whose
-	// unequal samples include one ≤ 0, and in runs stored before it was
-	// recorded.
+	// Spread is, by benchmark key and unit, how far the run's median of
+	// a metric could move by the spread of its samples alone: the
+	// standard error of a median of normal samples on a log scale,
+	// 1.2533·sd/√n (sd the standard deviation of the samples'
+	// logarithms, n their number), 0 when every sample agrees. It is
+	// recorded for the metrics whose history is modelled by it (see
+	// Spreads): a count, whose samples are processes, so that the
+	// spread bounds how far the run's median moves between runs; an
+	// allocation count or any unit that is neither a timing nor the
+	// encoded size, where 0 says the run measured it exactly. Absent for
+	// a metric of one sample, one whose unequal samples include one ≤ 0,
+	// and in runs stored before it was recorded.
 	Spread map[string]map[string]float64 `json:"spread,omitempty"`
+	// Counter is how the run counted (results.Settings.Counter, without
+	// its estimate and budget), nil for a timed run: a count is
+	// comparable with another's only when they were counted alike.
+	Counter *results.Counter `json:"counter,omitempty"`
 	// Batches are the distinct batch sizes (iterations a sample),
 	// ascending, of each benchmark (by key) with a metric whose samples
 	// all agreed: a per-operation average of a fixed cost moves with
@@ -123,6 +129,11 @@ func Summarize(r *results.Results, runID string) Entry {
 		Medians: medians(r),
 	}
 	e.Spread, e.Batches = spreads(r)
+	if c := r.Settings.Counter; c != nil {
+		k := *c
+		k.Estimate, k.Budget = 0, 0
+		e.Counter = &k
+	}
 	if e.Time.IsZero() {
 		e.Time = time.Now().UTC().Truncate(time.Second)
 	}
@@ -171,6 +182,7 @@ func spreads(r *results.Results) (map[string]map[string]float64, map[string][]in
 			if !ok {
 				continue
 			}
+			sd *= medianSE / math.Sqrt(float64(len(m.Values)))
 			if out == nil {
 				out = map[string]map[string]float64{}
 			}
@@ -188,6 +200,11 @@ func spreads(r *results.Results) (map[string]map[string]float64, map[string][]in
 	}
 	return out, batches
 }
+
+// medianSE is the standard error of the median of n normal samples over
+// σ/√n, for large n (√(π/2)); for 5 samples the exact factor is 1.198,
+// for 3 1.160: the recorded spread errs a little on the wide side.
+const medianSE = 1.2533
 
 // logSpread is the standard deviation of the logarithms of v (n − 1 in
 // the denominator), 0 when every value agrees (zeros included); false
@@ -230,7 +247,7 @@ func (b *Baseline) Clocked() *Baseline {
 		}
 		k := e
 		k.Harness, k.Medians, k.Clock = e.Clock.Harness, e.Clock.Medians, nil
-		k.Spread, k.Batches = nil, nil // the count's, not the clock's
+		k.Spread, k.Batches, k.Counter = nil, nil, nil // the count's, not the clock's
 		c.History = append(c.History, k)
 	}
 	return c

@@ -345,9 +345,9 @@ func TestSummarizeSpread(t *testing.T) {
 		unit string
 		want float64
 	}{
-		{results.UnitInstructionsPerOp, 0.002},
+		{results.UnitInstructionsPerOp, 0.002 * 1.2533 / math.Sqrt(3)},
 		{results.UnitAllocsPerOp, 0},
-		{"widgets/op", math.Log(2)},
+		{"widgets/op", math.Log(2) * 1.2533 / math.Sqrt(3)},
 	}
 	for _, c := range checks {
 		if got := a[c.unit]; math.Abs(got-c.want) > 1e-12 {
@@ -359,6 +359,13 @@ func TestSummarizeSpread(t *testing.T) {
 	}
 	if _, ok := e.Batches["BenchmarkB"]; ok || e.Spread["BenchmarkB"][results.UnitAllocsPerOp] != 0 {
 		t.Errorf("B, exact without recorded iterations: spread %v, batches %v", e.Spread["BenchmarkB"], e.Batches["BenchmarkB"])
+	}
+	if e.Counter != nil {
+		t.Errorf("a timed run's entry has a counter: %+v", e.Counter)
+	}
+	r.Settings.Counter = &results.Counter{Tool: "callgrind", Version: "3.19.0", Method: results.CountBlock, Processes: 5, Blocks: 3, Estimate: time.Minute, Budget: time.Hour}
+	if c := Summarize(r, "").Counter; c == nil || c.Processes != 5 || c.Estimate != 0 || c.Budget != 0 {
+		t.Errorf("counter %+v, want the run's without its estimate and budget", c)
 	}
 	if !slices.Equal(e.PullRequests, []int{123}) {
 		t.Errorf("pull requests %v, want [123]", e.PullRequests)

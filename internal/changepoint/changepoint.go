@@ -94,8 +94,8 @@ type Point struct {
 	// (for Steps, the t test's, Permutations 0).
 	P            float64
 	Permutations int
-	// Runs is, for Steps, how many runs after the step its test saw (1
-	// or 2); 0 for Detect.
+	// Runs is, for Steps, how many runs after the step its test saw; 0
+	// for Detect.
 	Runs int
 	// Before and After are the medians of the segments on either side
 	// (of the final segmentation), in the series' unit.

@@ -466,7 +466,9 @@ func acceptedNear(h []baseline.Entry, run int, key string) *accept.Acceptance {
 	return nil
 }
 
-// environment lists what differs between runs a and b besides the code.
+// environment lists what differs between runs a and b besides the code:
+// the machine and its CPU, Go, the harness settings, and how a count was
+// made (results.Counter.Diff).
 func environment(a, b baseline.Entry) []string {
 	var out []string
 	diff := func(what, x, y string) {
@@ -480,6 +482,11 @@ func environment(a, b baseline.Entry) []string {
 	if a.Harness != nil && b.Harness != nil {
 		for _, d := range a.Harness.Diff(*b.Harness) {
 			out = append(out, d.String())
+		}
+	}
+	if a.Counter != nil && b.Counter != nil {
+		for _, d := range a.Counter.Diff(b.Counter) {
+			out = append(out, "counted differently: "+d.String())
 		}
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/results"
 )
 
 // synthetic is a history of n runs: "A" ns/op with 3% noise that steps by
@@ -363,4 +364,42 @@ func TestCreep(t *testing.T) {
 			t.Errorf("creeps %+v, want none: since Go changed, 6 runs of 0.4%%", a.Creep.Found)
 		}
 	})
+}
+
+// TestCountedDifferently: a count's step between runs counted otherwise
+// (the heap kept dirty from the fourth run on) is explained by it, and
+// so is a step on a new Go version; neither fails a push.
+func TestCountedDifferently(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		edit func(e *baseline.Entry)
+		want string
+	}{
+		{"the counter's heap", func(e *baseline.Entry) { e.Counter.Heap = "dirty" }, "counted differently: heap: not recorded → dirty"},
+		{"Go", func(e *baseline.Entry) { e.Go = "go1.27.0" }, "Go go1.26.8 → go1.27.0"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := counted(6, 3, 0.03, nil)
+			for i := range h {
+				h[i].Counter = &results.Counter{Tool: "callgrind", Version: "3.19.0", Method: results.CountBlock, Processes: 5, Blocks: 3}
+				if i >= 3 {
+					tt.edit(&h[i])
+				}
+			}
+			a := Analyze(h, h[:5], Options{})
+			var found bool
+			for _, p := range a.Points {
+				if p.Unit != "instructions/op" {
+					continue
+				}
+				found = true
+				if !p.Explained() || len(p.Environment) != 1 || p.Environment[0] != tt.want {
+					t.Errorf("point %+v: want explained by %q", p, tt.want)
+				}
+			}
+			if !found {
+				t.Fatalf("no step of the count: %+v", a.Points)
+			}
+		})
+	}
 }
