@@ -19,7 +19,8 @@
 //   - Counted: counts of executed instructions (and simulated cycles),
 //     which move between runs by hundredths of a percent: each run is
 //     tested as it arrives (changepoint.Steps), so that a step beyond the
-//     effect floor is found by the first or second run after it.
+//     effect floor is found by the first or second run after it (or a
+//     later one, when few runs came before it and the family is large).
 //   - EDivisive: timings and every other metric that varies, whose tails
 //     are heavy: E-divisive means with a permutation test
 //     (changepoint.Detect), from the 3rd to 5th run after a step.
@@ -27,8 +28,8 @@
 // The series of the two statistical models that vary are the family: the
 // level of each series' tests is Alpha divided by their number
 // (Bonferroni), and a counted series divides its share again over its
-// tests of a push (a step at the latest run, one at the run before, the
-// creep), so that the chance of any false change point or creep on a
+// tests of a push (a step at the latest run, one at the first of the
+// latest runs beyond the floor, the creep), so that the chance of any false change point or creep on a
 // push, over the whole suite, stays below Alpha.
 package history
 

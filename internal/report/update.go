@@ -183,7 +183,7 @@ func historyMethod(a *history.Analysis) string {
 			human.Plural(c[0], "series", "series")))
 	}
 	if c := models[history.Counted]; c[0] > 0 {
-		parts = append(parts, fmt.Sprintf("Counts (%s): each run tested as it arrives against the runs since the last step (Student's t on their spread, at least their processes'), a step beyond the %s floor found by the first run after it when the counts' noise cannot explain it, else by the second; each test at level %.2g.",
+		parts = append(parts, fmt.Sprintf("Counts (%s): each run tested as it arrives against the runs since the last step (Student's t on their spread, at least their processes'), a step beyond the %s floor found by the first run after it when the counts' noise cannot explain it, else by the second or a later one; each test at level %.2g.",
 			human.Plural(c[0], "series", "series"), human.Percent(a.Floor), a.CountedLevel))
 	}
 	if c := models[history.EDivisive]; c[0] > 0 {
