@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -365,9 +366,14 @@ func (c *Config) CreepRuns() (runs int, release bool) {
 }
 
 // HistoryFloor is the effect floor of a count's step in the history:
-// the threshold given, or the counted comparisons'.
+// the threshold given, or the counted comparisons'. A threshold of 0
+// (any change) is the smallest positive floor, since the history's
+// options read 0 as their default.
 func (c *Config) HistoryFloor() float64 {
-	if c.Threshold >= 0 {
+	switch {
+	case c.Threshold == 0:
+		return math.SmallestNonzeroFloat64
+	case c.Threshold > 0:
 		return c.Threshold
 	}
 	return CountedThreshold

@@ -164,6 +164,7 @@ func TestParse(t *testing.T) {
 			runs, release := c.CreepRuns()
 			return c.CreepLimit == 0.03 && runs == 0 && release && c.FailOnCreep && c.HistoryFloor() == 0.02
 		}, ""},
+		{Update, []string{"--threshold", "0%"}, func(c *Config) bool { return c.HistoryFloor() > 0 && c.HistoryFloor() < 1e-300 }, ""},
 		{Update, []string{"--creep-since", "0"}, nil, `--creep-since "0" is not valid: want a number of runs back (1 or more) or release`},
 		{Update, []string{"--creep-since", "v1.2.0"}, nil, "want a number of runs back"},
 	}
