@@ -403,3 +403,25 @@ func TestCountedDifferently(t *testing.T) {
 		})
 	}
 }
+
+// TestTimingsFamily: a timed history's family is its timings that vary; a
+// size that stepped is found as an exact step and takes no share of
+// alpha, so the timings' level is what it was without it (E-divisive's
+// figures in docs/change-points.md hold).
+func TestTimingsFamily(t *testing.T) {
+	h := synthetic(30, 20, nil, "")
+	for i := 25; i < 30; i++ {
+		h[i].Medians["B"]["B/msg"] = 30
+	}
+	a := Analyze(h, nil, Options{})
+	if a.Varying != 2 || a.Level != DefaultAlpha/2 {
+		t.Errorf("%d varying at level %v, want the 2 timings at alpha/2", a.Varying, a.Level)
+	}
+	var models []Model
+	for _, p := range a.Points {
+		models = append(models, p.Model)
+	}
+	if fmt.Sprint(models) != "[e-divisive exact]" {
+		t.Errorf("points by %v, want A's step by E-divisive and B's by the exact model", models)
+	}
+}
