@@ -77,6 +77,34 @@ type Entry struct {
 	// its harness settings and medians, what a later check's wall times
 	// are judged against. Nil for runs that were not counted and timed.
 	Clock *ClockEntry `json:"clock,omitempty"`
+	// Spread is, by benchmark key and unit, how far the run's median of
+	// a metric could move by the spread of its samples alone: the
+	// standard error of a median of normal samples on a log scale,
+	// 1.2533·sd/√n (sd the standard deviation of the samples'
+	// logarithms, n their number), 0 when every sample agrees. It is
+	// recorded for the metrics whose history is modelled by it (see
+	// Spreads): a count, whose samples are processes, so that the
+	// spread bounds how far the run's median moves between runs; an
+	// allocation count or any unit that is neither a timing nor the
+	// encoded size, where 0 says the run measured it exactly. Absent for
+	// a metric of one sample, one whose unequal samples include one ≤ 0,
+	// and in runs stored before it was recorded.
+	Spread map[string]map[string]float64 `json:"spread,omitempty"`
+	// Counter is how the run counted (results.Settings.Counter, without
+	// its estimate and budget), nil for a timed run: a count is
+	// comparable with another's only when they were counted alike.
+	Counter *results.Counter `json:"counter,omitempty"`
+	// Batches are the distinct batch sizes (iterations a sample),
+	// ascending, of each benchmark (by key) with a metric whose samples
+	// all agreed: a per-operation average of a fixed cost moves with
+	// the batch size, so two runs' exact values differ for the code only
+	// when they share a batch size, or each agreed over several (as
+	// compare judges exact metrics). Absent where not recorded.
+	Batches map[string][]int64 `json:"batches,omitempty"`
+	// PullRequests are the numbers of the pull requests merged by the
+	// run's commit, when the run knew them (the action on a push): a
+	// step at this run is theirs.
+	PullRequests []int `json:"pull_requests,omitempty"`
 }
 
 // ClockEntry is the wall-time check of a history entry's run.
@@ -99,6 +127,12 @@ func Summarize(r *results.Results, runID string) Entry {
 		Time: r.Env.Time, Commit: r.Env.Commit, Ref: r.Env.Ref, RunID: runID,
 		Machine: r.Env.Machine, CPU: r.Env.CPU, Go: r.Env.GoVersion, Harness: &harness,
 		Medians: medians(r),
+	}
+	e.Spread, e.Batches = spreads(r)
+	if c := r.Settings.Counter; c != nil {
+		k := *c
+		k.Estimate, k.Budget = 0, 0
+		e.Counter = &k
 	}
 	if e.Time.IsZero() {
 		e.Time = time.Now().UTC().Truncate(time.Second)
@@ -125,6 +159,78 @@ func medians(r *results.Results) map[string]map[string]float64 {
 	return out
 }
 
+// Spreads reports whether the history records the spread of unit's
+// samples (Entry.Spread): every unit but the timings (ns/op, and
+// throughputs, higher is better) and the encoded size (B/msg, exact
+// by construction), whose models need only the medians.
+func Spreads(unit string) bool {
+	return unit != results.UnitNsPerOp && !results.HigherIsBetter(unit) && !results.IsExact(unit)
+}
+
+// spreads are the spreads of r's metrics that Spreads names, by key and
+// unit, and the batch sizes of each benchmark with such a metric whose
+// samples all agree; nil maps when there are none.
+func spreads(r *results.Results) (map[string]map[string]float64, map[string][]int64) {
+	var out map[string]map[string]float64
+	var batches map[string][]int64
+	for _, b := range r.Benchmarks {
+		for _, m := range b.Metrics {
+			if !Spreads(m.Unit) || len(m.Values) < 2 {
+				continue
+			}
+			sd, ok := logSpread(m.Values)
+			if !ok {
+				continue
+			}
+			sd *= medianSE / math.Sqrt(float64(len(m.Values)))
+			if out == nil {
+				out = map[string]map[string]float64{}
+			}
+			if out[b.Key()] == nil {
+				out[b.Key()] = map[string]float64{}
+			}
+			out[b.Key()][m.Unit] = sd
+			if sd == 0 && !results.IsCounted(m.Unit) && len(b.Iterations) > 0 && batches[b.Key()] == nil {
+				if batches == nil {
+					batches = map[string][]int64{}
+				}
+				batches[b.Key()] = slices.Compact(slices.Sorted(slices.Values(b.Iterations)))
+			}
+		}
+	}
+	return out, batches
+}
+
+// medianSE is the standard error of the median of n normal samples over
+// σ/√n, for large n (√(π/2)); for 5 samples the exact factor is 1.198,
+// for 3 1.160: the recorded spread errs a little on the wide side.
+const medianSE = 1.2533
+
+// logSpread is the standard deviation of the logarithms of v (n − 1 in
+// the denominator), 0 when every value agrees (zeros included); false
+// when unequal values include one ≤ 0.
+func logSpread(v []float64) (float64, bool) {
+	if results.AllEqual(v) {
+		return 0, true
+	}
+	logs := make([]float64, len(v))
+	for i, x := range v {
+		if !(x > 0) {
+			return 0, false
+		}
+		logs[i] = math.Log(x)
+	}
+	var mean, ss float64
+	for _, l := range logs {
+		mean += l
+	}
+	mean /= float64(len(logs))
+	for _, l := range logs {
+		ss += (l - mean) * (l - mean)
+	}
+	return math.Sqrt(ss / float64(len(logs)-1)), true
+}
+
 // Clocked is the baseline of the wall-time checks (results.Results.Clock)
 // of b's counted runs: their timed runs as its reference and history, so
 // that a check's wall times are judged as a timed check's are. Runs
@@ -141,6 +247,7 @@ func (b *Baseline) Clocked() *Baseline {
 		}
 		k := e
 		k.Harness, k.Medians, k.Clock = e.Clock.Harness, e.Clock.Medians, nil
+		k.Spread, k.Batches, k.Counter = nil, nil, nil // the count's, not the clock's
 		c.History = append(c.History, k)
 	}
 	return c
@@ -275,18 +382,20 @@ func cmpBool(a, b bool) int {
 // finds r already stored and changes nothing, even if another run arrived
 // in between.
 func Refresh(old *Baseline, r *results.Results, runID string, limit int) *Baseline {
-	return RefreshAccepted(old, r, runID, limit, nil)
+	return RefreshAccepted(old, r, runID, limit, nil, nil)
 }
 
 // RefreshAccepted is Refresh with what the pull requests merged by r's
-// commit accepted, recorded in r's history entry.
-func RefreshAccepted(old *Baseline, r *results.Results, runID string, limit int, accepted []accept.Acceptance) *Baseline {
+// commit accepted, and their numbers (prs), recorded in r's history
+// entry.
+func RefreshAccepted(old *Baseline, r *results.Results, runID string, limit int, accepted []accept.Acceptance, prs []int) *Baseline {
 	if old == nil {
 		old = &Baseline{}
 	}
 	b := New(r, runID)
 	b.History[0].Seq = old.nextSeq()
 	b.History[0].Accepted = accepted
+	b.History[0].PullRequests = prs
 	return Merge(b, old, limit)
 }
 
@@ -394,23 +503,27 @@ func (e Entry) validate() error {
 	if e.Seq < 0 {
 		return fmt.Errorf("seq is %d, want a count ≥ 0", e.Seq)
 	}
-	if err := validMedians(e.Medians); err != nil {
+	if err := validMedians(e.Medians, "median"); err != nil {
+		return err
+	}
+	if err := validMedians(e.Spread, "spread"); err != nil {
 		return err
 	}
 	if e.Clock != nil {
-		if err := validMedians(e.Clock.Medians); err != nil {
+		if err := validMedians(e.Clock.Medians, "median"); err != nil {
 			return fmt.Errorf("clock: %w", err)
 		}
 	}
 	return nil
 }
 
-// validMedians checks that every median is a finite number ≥ 0.
-func validMedians(m map[string]map[string]float64) error {
+// validMedians checks that every value of m (medians, spreads: what) is
+// a finite number ≥ 0.
+func validMedians(m map[string]map[string]float64, what string) error {
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		for _, unit := range slices.Sorted(maps.Keys(m[name])) {
 			if v := m[name][unit]; math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-				return fmt.Errorf("the median %s of %s is %v, want a finite number ≥ 0", unit, name, v)
+				return fmt.Errorf("the %s %s of %s is %v, want a finite number ≥ 0", what, unit, name, v)
 			}
 		}
 	}

@@ -3,9 +3,11 @@ package baseline
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -304,6 +306,9 @@ func TestClockedRoundTrip(t *testing.T) {
 	if m := c.History[2].Medians["BenchmarkSerialize/codec=protobuf/dataset=small"][results.UnitNsPerOp]; m != 104 {
 		t.Errorf("the newest wall-time median is %v, want 104", m)
 	}
+	if got.History[2].Spread == nil || c.History[2].Spread != nil {
+		t.Errorf("spreads: the count's %v, the clock's %v; want the count's only", got.History[2].Spread, c.History[2].Spread)
+	}
 	data, _ := os.ReadFile(path)
 	bad := regexp.MustCompile(`("clock": \{\s*"harness": \{[^}]*\},\s*"medians": \{\s*"[^"]+": \{[^}]*"ns/op": )[0-9.]+`).ReplaceAll(data, []byte("${1}-1"))
 	if bytes.Equal(bad, data) {
@@ -311,5 +316,67 @@ func TestClockedRoundTrip(t *testing.T) {
 	}
 	if _, err := Decode("default.json", bad, "default"); err == nil || !strings.Contains(err.Error(), "clock") {
 		t.Errorf("a negative wall-time median: %v, want an error naming the clock", err)
+	}
+}
+
+// TestSummarizeSpread: a run's entry records how its counts' processes
+// spread and which allocation metrics every sample agreed on, with the
+// batch sizes they were measured in; timings and sizes have no spread; the
+// pull requests a refresh names are recorded; a corrupt spread is an
+// error naming it.
+func TestSummarizeSpread(t *testing.T) {
+	r := results.New("default", results.Env{Time: t0, Commit: "c0"})
+	r.Benchmarks = []results.Benchmark{{Name: "BenchmarkA", Iterations: []int64{512, 256, 512}, Metrics: []results.Metric{
+		{Unit: results.UnitNsPerOp, Values: []float64{100, 101, 102}},
+		{Unit: results.UnitBytesPerMsg, Values: []float64{26}},
+		{Unit: results.UnitInstructionsPerOp, Values: []float64{1000, 1000 * math.Exp(0.002), 1000 * math.Exp(-0.002)}},
+		{Unit: results.UnitAllocsPerOp, Values: []float64{3, 3, 3}},
+		{Unit: results.UnitBytesPerOp, Values: []float64{0, 8, 8}},
+		{Unit: "widgets/op", Values: []float64{2, 4, 8}},
+	}}, {Name: "BenchmarkB", Metrics: []results.Metric{
+		{Unit: results.UnitAllocsPerOp, Values: []float64{1.5, 1.5}},
+	}}}
+	e := RefreshAccepted(nil, r, "1", 5, nil, []int{123}).History[0]
+	a := e.Spread["BenchmarkA"]
+	if _, ok := a[results.UnitNsPerOp]; ok || len(a) != 3 {
+		t.Errorf("spread of A %v: want instructions/op, allocs/op and widgets/op only (B/op has a zero among unequal values)", a)
+	}
+	checks := []struct {
+		unit string
+		want float64
+	}{
+		{results.UnitInstructionsPerOp, 0.002 * 1.2533 / math.Sqrt(3)},
+		{results.UnitAllocsPerOp, 0},
+		{"widgets/op", math.Log(2) * 1.2533 / math.Sqrt(3)},
+	}
+	for _, c := range checks {
+		if got := a[c.unit]; math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("spread of %s: %v, want %v", c.unit, got, c.want)
+		}
+	}
+	if got := e.Batches["BenchmarkA"]; !slices.Equal(got, []int64{256, 512}) {
+		t.Errorf("batches of A %v, want [256 512]", got)
+	}
+	if _, ok := e.Batches["BenchmarkB"]; ok || e.Spread["BenchmarkB"][results.UnitAllocsPerOp] != 0 {
+		t.Errorf("B, exact without recorded iterations: spread %v, batches %v", e.Spread["BenchmarkB"], e.Batches["BenchmarkB"])
+	}
+	if e.Counter != nil {
+		t.Errorf("a timed run's entry has a counter: %+v", e.Counter)
+	}
+	r.Settings.Counter = &results.Counter{Tool: "callgrind", Version: "3.19.0", Method: results.CountBlock, Processes: 5, Blocks: 3, Estimate: time.Minute, Budget: time.Hour}
+	if c := Summarize(r, "").Counter; c == nil || c.Processes != 5 || c.Estimate != 0 || c.Budget != 0 {
+		t.Errorf("counter %+v, want the run's without its estimate and budget", c)
+	}
+	if !slices.Equal(e.PullRequests, []int{123}) {
+		t.Errorf("pull requests %v, want [123]", e.PullRequests)
+	}
+	b := New(r, "")
+	data, _ := b.Encode()
+	bad := regexp.MustCompile(`("spread": \{\s*"BenchmarkA": \{[^}]*"allocs/op": )0`).ReplaceAll(data, []byte("${1}-1"))
+	if bytes.Equal(bad, data) {
+		t.Fatalf("the test did not find a spread to corrupt:\n%s", data)
+	}
+	if _, err := Decode("b.json", bad, ""); err == nil || !strings.Contains(err.Error(), "the spread allocs/op of BenchmarkA is -1") {
+		t.Errorf("a negative spread: %v", err)
 	}
 }

@@ -1,6 +1,13 @@
 // Package changepoint finds step changes in a series: the runs of one
 // benchmark's metric in a baseline's history, one point a run.
 //
+// Two methods, for two kinds of series. Steps is for series whose noise
+// is tiny and close to normal (counts of executed instructions): each run
+// is tested, as it arrives, against the runs since the last step, so that
+// a step is found by the first or second run after it (see Steps).
+// Detect is for series with heavy tails (timings), where only a
+// distribution-free test holds its level:
+//
 // The method is E-divisive means (Matteson and James, "A Nonparametric
 // Approach for Multiple Change Point Analysis of Multivariate Data",
 // JASA 109(505), 2014), as R's ecp package implements it (e.divisive,
@@ -80,11 +87,16 @@ type Point struct {
 	// Index is the first point after the change: the series changed
 	// between Index-1 and Index.
 	Index int
-	// Stat is the energy statistic of the split (ecp's "energy released").
+	// Stat is the energy statistic of the split (ecp's "energy released"),
+	// or for Steps the test's Student's t.
 	Stat float64
-	// P is the permutation test's p-value, from Permutations shuffles.
+	// P is the permutation test's p-value, from Permutations shuffles
+	// (for Steps, the t test's, Permutations 0).
 	P            float64
 	Permutations int
+	// Runs is, for Steps, how many runs after the step its test saw; 0
+	// for Detect.
+	Runs int
 	// Before and After are the medians of the segments on either side
 	// (of the final segmentation), in the series' unit.
 	Before, After float64

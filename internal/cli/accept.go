@@ -139,26 +139,28 @@ func hasRegression(r *compare.Result) bool {
 }
 
 // mergedAcceptances is what the pull requests merged by the pushed commit
-// accepted, for the history entry of this run: read through the API
-// (nothing without a token), each merged pull request's label, and with
-// accept-text its description's and commits' lines. A failed read is a
+// accepted, and their numbers, for the history entry of this run: read
+// through the API (nothing without a token), each merged pull request's
+// label, and with accept-text its description's and commits' lines. A failed read is a
 // note: the run is stored without the acceptance, and a change point it
 // would have explained is reported as unexplained.
-func (a *actionRun) mergedAcceptances(ctx context.Context) (accept.Set, []string) {
+func (a *actionRun) mergedAcceptances(ctx context.Context) (accept.Set, []int, []string) {
 	if a.api == nil || a.ev.SHA == "" || a.ev.Name != "push" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	prs, err := a.api.CommitPullRequests(ctx, a.ev.Owner, a.ev.Repo, a.ev.SHA)
 	if err != nil {
 		a.gha.Warningf("could not read the pull request this push merged, so its acceptance is not recorded: %v", err)
-		return nil, []string{"The pull request this push merged could not be read, so what it accepted is not recorded in the history: " + err.Error()}
+		return nil, nil, []string{"The pull request this push merged could not be read, so what it accepted is not recorded in the history: " + err.Error()}
 	}
 	var set accept.Set
+	var numbers []int
 	var notes []string
 	for _, p := range prs {
 		if !p.Merged || p.BaseRef != a.ev.DefaultBranch && a.ev.DefaultBranch != "" {
 			continue // an open pull request that contains the commit
 		}
+		numbers = append(numbers, p.Number)
 		if l, ok := labelAcceptance(a.cfg.AcceptLabel, p.Labels, p.Number, ""); ok {
 			set = append(set, l)
 		}
@@ -168,5 +170,5 @@ func (a *actionRun) mergedAcceptances(ctx context.Context) (accept.Set, []string
 			set, notes = append(append(set, s...), s2...), append(append(notes, n...), n2...)
 		}
 	}
-	return set, notes
+	return set, numbers, notes
 }

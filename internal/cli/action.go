@@ -371,13 +371,15 @@ func (a *actionRun) update(ctx context.Context) error {
 		return err
 	}
 	st := a.store(fmt.Sprintf("wirebench: update baseline for %s [skip ci]", store.ShortSHA(cand.Env.Commit)))
-	accepted, notes := a.mergedAcceptances(ctx)
+	accepted, prs, notes := a.mergedAcceptances(ctx)
 	a.notes = append(a.notes, notes...)
 	for _, acc := range accepted {
 		a.notes = append(a.notes, "Recorded in the history with this run, as accepted by the merged pull request: "+acc.String()+".")
 	}
-	o, err := pipeline.Update(ctx, st, cand, pipeline.UpdateOptions{RunID: runIdentity(a.e.getenv), History: a.cfg.History, Accepted: accepted,
-		Alpha: a.cfg.Alpha, FailOnChangePoint: a.cfg.FailOnChangePoint}, a.input(st.Where()))
+	u := pipeline.UpdateOptions{RunID: runIdentity(a.e.getenv), History: a.cfg.History, Accepted: accepted, PullRequests: prs,
+		Alpha: a.cfg.Alpha, FailOnChangePoint: a.cfg.FailOnChangePoint}
+	creepOptions(a.cfg, &u, a.apiRelease)
+	o, err := pipeline.Update(ctx, st, cand, u, a.input(st.Where()))
 	if err != nil {
 		if a.api == nil {
 			return badInput{err}

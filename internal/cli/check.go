@@ -168,8 +168,9 @@ func cmdUpdate(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	notes = withNote(notes, note)
-	o, err := pipeline.Update(ctx, st, cand, pipeline.UpdateOptions{RunID: runIdentity(e.getenv), History: c.History, Alpha: c.Alpha, FailOnChangePoint: c.FailOnChangePoint},
-		report.Input{Title: "wirebench: " + src.Title(), Notes: notes})
+	u := pipeline.UpdateOptions{RunID: runIdentity(e.getenv), History: c.History, Alpha: c.Alpha, FailOnChangePoint: c.FailOnChangePoint}
+	creepOptions(c, &u, gitRelease("."))
+	o, err := pipeline.Update(ctx, st, cand, u, report.Input{Title: "wirebench: " + src.Title(), Notes: notes})
 	if err != nil {
 		return badInput{err}
 	}

@@ -374,6 +374,18 @@ func TestContainerAction(t *testing.T) {
 		if !strings.Contains(r.summary, "accepted by the merged pull request") {
 			t.Errorf("the job summary does not say what the merge accepted:\n%s", r.summary)
 		}
+		if last := b.History[len(b.History)-1]; len(last.PullRequests) != 1 || last.PullRequests[0] != 42 {
+			t.Errorf("newest history entry records pull requests %v, want the merged #42", last.PullRequests)
+		}
+		// The stored history held the shrunken size (20 B), this run the
+		// real one: an exact step, seen on the push that made it,
+		// explained by the merge's acceptance, and charted (issue 31).
+		for _, want := range []string{"#### Change points in the history", "| 🆕 | Serialize protobuf/small | B/msg |",
+			"(#42)", "accepted: label wirebench:accept of #", "#### Trends", "```mermaid"} {
+			if !strings.Contains(r.summary, want) {
+				t.Errorf("the push's job summary lacks %q:\n%s", want, r.summary)
+			}
+		}
 		// The reference is this run's: the shrunken size is gone.
 		for _, bm := range b.Reference.Benchmarks {
 			for _, m := range bm.Metrics {

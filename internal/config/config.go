@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -120,6 +122,13 @@ type Config struct {
 	// FailOnChangePoint fails an update on an unexplained new change
 	// point of the history.
 	FailOnChangePoint bool
+	// CreepLimit is the change beyond which a count's creep is reported
+	// (0: none is looked for), CreepSince the run it is measured from
+	// (see CreepRuns), FailOnCreep whether a new upward one fails the
+	// update.
+	CreepLimit  float64
+	CreepSince  string
+	FailOnCreep bool
 
 	// Merging the shards of a matrix.
 	MergePath    string
@@ -340,6 +349,34 @@ func (c *Config) CompareOptions(ab bool) compare.Options {
 		o.Normalize = compare.NormalizeNever
 	}
 	return o
+}
+
+// CreepRelease is the creep-since value that measures creep from the
+// last release's run.
+const CreepRelease = "release"
+
+// CreepRuns is how many runs back the creep-since setting puts the
+// reference run, and whether it names the last release instead.
+func (c *Config) CreepRuns() (runs int, release bool) {
+	if c.CreepSince == CreepRelease {
+		return 0, true
+	}
+	n, _ := strconv.Atoi(c.CreepSince)
+	return n, false
+}
+
+// HistoryFloor is the effect floor of a count's step in the history:
+// the threshold given, or the counted comparisons'. A threshold of 0
+// (any change) is the smallest positive floor, since the history's
+// options read 0 as their default.
+func (c *Config) HistoryFloor() float64 {
+	switch {
+	case c.Threshold == 0:
+		return math.SmallestNonzeroFloat64
+	case c.Threshold > 0:
+		return c.Threshold
+	}
+	return CountedThreshold
 }
 
 // PackageList and BuildFlagList are the packages and build-flags

@@ -156,6 +156,17 @@ func TestParse(t *testing.T) {
 		{Run, []string{"--budget", "-1s"}, nil, "-budget"},
 		{Run, []string{"--filter", "("}, nil, "not a valid regular expression"},
 		{Run, []string{"--threshold", "5%"}, nil, "flag provided but not defined: -threshold"},
+		{Update, nil, func(c *Config) bool {
+			runs, release := c.CreepRuns()
+			return c.CreepLimit == 0.02 && runs == 20 && !release && !c.FailOnCreep && c.HistoryFloor() == CountedThreshold
+		}, ""},
+		{Update, []string{"--creep-since", "release", "--creep-limit", "3%", "--fail-on-creep", "--threshold", "2%"}, func(c *Config) bool {
+			runs, release := c.CreepRuns()
+			return c.CreepLimit == 0.03 && runs == 0 && release && c.FailOnCreep && c.HistoryFloor() == 0.02
+		}, ""},
+		{Update, []string{"--threshold", "0%"}, func(c *Config) bool { return c.HistoryFloor() > 0 && c.HistoryFloor() < 1e-300 }, ""},
+		{Update, []string{"--creep-since", "0"}, nil, `--creep-since "0" is not valid: want a number of runs back (1 or more) or release`},
+		{Update, []string{"--creep-since", "v1.2.0"}, nil, "want a number of runs back"},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.cmd)+" "+strings.Join(tt.args, " "), func(t *testing.T) {

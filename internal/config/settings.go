@@ -139,8 +139,11 @@ var settings = []setting{
 		value:  func(c *Config) flag.Value { return stringValue{&c.Report} }},
 
 	// Comparing.
-	{name: "threshold", cmds: []Command{Compare, Check, Merge, AB, Action},
-		help:  "relative change of a timing or a count that matters (5% or 0.05), the effect floor: smaller changes never fail, however significant; empty: 5% for timings against a stored baseline, 1% in the same-runner A/B mode and for counted metrics",
+	{name: "threshold", cmds: []Command{Compare, Check, Merge, AB, Update, Action},
+		help: "relative change of a timing or a count that matters (5% or 0.05), the effect floor: smaller changes never fail, however significant; empty: 5% for timings against a stored baseline, 1% in the same-runner A/B mode and for counted metrics; on a push, a count's step in the history smaller than it is no change point (it adds to the creep)",
+		helpFor: map[Command]string{
+			Update: "the effect floor of a count's step in the history (1% or 0.01): a smaller step, however certain, is no change point, and adds to the creep (empty: 1%)",
+		},
 		value: func(c *Config) flag.Value { c.Threshold = -1; return percent{&c.Threshold} }},
 	{name: "time-threshold", cmds: []Command{Check, AB, Action}, def: fmt.Sprintf("%g%%", 100*ClockThreshold),
 		help:  "with metric auto, counted: the effect floor of the wall-time check beside the count (the code also timed natively, so that what a count cannot see still fails the run: sleeps, the kernel, caches, code that acts differently under Valgrind)",
@@ -177,6 +180,15 @@ var settings = []setting{
 	{name: "fail-on-change-point", cmds: []Command{Update, Action}, def: "false",
 		help:  "on update, fail (exit 1) when the history shows a change point for the first time that nothing explains (no acceptance recorded with its run, the same environment); the baseline is stored all the same",
 		value: func(c *Config) flag.Value { return boolValue{&c.FailOnChangePoint} }},
+	{name: "creep-limit", cmds: []Command{Update, Action}, def: "2%",
+		help:  "on update, report a count's creep beyond this change (2% or 0.02): its trend since the creep-since run, the steps that were change points or accepted left out, each of the rest below the threshold (0: no creep is looked for)",
+		value: func(c *Config) flag.Value { return percent{&c.CreepLimit} }},
+	{name: "creep-since", cmds: []Command{Update, Action}, def: "20",
+		help:  "the run a count's creep is measured from: N (the run N runs before the latest, or the oldest stored) or release (the last release's run: the newest tag reachable from the commit, as git describe finds tags; in the action the repository's latest release)",
+		value: func(c *Config) flag.Value { return creepSince{&c.CreepSince} }},
+	{name: "fail-on-creep", cmds: []Command{Update, Action}, def: "false",
+		help:  "on update, fail (exit 1) when a count's creep upward beyond creep-limit shows for the first time; the baseline is stored all the same",
+		value: func(c *Config) flag.Value { return boolValue{&c.FailOnCreep} }},
 
 	// Merging.
 	{name: "merge-path", cmds: []Command{Action},

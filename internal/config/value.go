@@ -150,6 +150,19 @@ func (v percent) Set(s string) error {
 	return nil
 }
 
+// creepSince is a whole number of runs of at least 1, or "release".
+type creepSince struct{ p *string }
+
+func (v creepSince) String() string { return deref(v.p) }
+func (v creepSince) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if n, err := strconv.Atoi(s); (err != nil || n < 1) && s != CreepRelease {
+		return fmt.Errorf("want a number of runs back (1 or more) or %s", CreepRelease)
+	}
+	*v.p = s
+	return nil
+}
+
 // probability is a number strictly between 0 and 1.
 type probability struct{ p *float64 }
 

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +20,7 @@ import (
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/event"
+	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
@@ -214,6 +217,54 @@ func TestGitHubOutputs(t *testing.T) {
 	}
 }
 
+// TestGitHubUpdateCreep: the push whose count's creep first passes the
+// limit annotates it (a warning, an error when the update fails on it)
+// and reports it in the summary.
+func TestGitHubUpdateCreep(t *testing.T) {
+	dir := t.TempDir()
+	old, _ := os.Getwd()
+	os.Chdir(dir)
+	defer os.Chdir(old)
+	for _, fail := range []bool{false, true} {
+		st := store.File{Path: filepath.Join(dir, fmt.Sprint(fail)+".json"), Suite: "default"}
+		var o *pipeline.Outcome
+		for i := 1; i <= 8; i++ {
+			r := runOf(26)
+			r.Benchmarks[0].Metrics = []results.Metric{{Unit: results.UnitInstructionsPerOp}}
+			for p := range 5 {
+				r.Benchmarks[0].Add(results.UnitInstructionsPerOp, 20000*math.Pow(1.005, float64(i))*(1+1e-4*float64(p-2)))
+			}
+			r.Env.Time = r.Env.Time.Add(time.Duration(i) * time.Minute)
+			var err error
+			u := pipeline.UpdateOptions{Creep: history.CreepOptions{Limit: 0.02, Runs: 20}, FailOnCreep: fail}
+			if o, err = pipeline.Update(context.Background(), st, r, u, report.Input{}); err != nil {
+				t.Fatal(err)
+			}
+			if c := o.Report.ChangePoints.Creep; c != nil && len(c.Found) > 0 {
+				break
+			}
+		}
+		sum := filepath.Join(dir, fmt.Sprint(fail)+".sum")
+		os.WriteFile(sum, nil, 0o644)
+		var log bytes.Buffer
+		gha := githubactions.New(githubactions.WithGetenv(func(k string) string { return map[string]string{"GITHUB_STEP_SUMMARY": sum}[k] }), githubactions.WithWriter(&log))
+		g := GitHub{GHA: gha, Event: &event.Event{Name: "push"}, OutDir: "out-creep", Summary: true, Log: &log}
+		if err := g.Deliver(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		want := map[bool]string{false: "::warning title=wirebench creep::", true: "::error title=wirebench creep::"}[fail]
+		if !strings.Contains(log.String(), want) || !strings.Contains(log.String(), "Serialize raw/small instructions/op +2.0%25 over the last 4 merges") {
+			t.Errorf("fail %v: log lacks %q for the creep:\n%s", fail, want, log.String())
+		}
+		if o.Failed() != fail {
+			t.Errorf("failed %v, want %v", o.Failed(), fail)
+		}
+		if s, _ := os.ReadFile(sum); !strings.Contains(string(s), "#### Creep") || !strings.Contains(string(s), "🆕 **1 new creep** on this push") {
+			t.Errorf("summary lacks the creep:\n%s", s)
+		}
+	}
+}
+
 // TestGitHubUpdateChangePoints: a push whose history shows a step for the
 // first time annotates it (a warning, an error when the update fails on
 // it, a notice when the merge accepted it), draws every benchmark's
@@ -236,7 +287,7 @@ func TestGitHubUpdateChangePoints(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st := store.File{Path: filepath.Join(dir, tt.name+".json"), Suite: "default"}
 			var o *pipeline.Outcome
-			for i := 1; i <= 22; i++ { // the message grows at run 19; seen from run 21 on
+			for i := 1; i <= 22; i++ { // the message grows at run 19, an exact step seen at once
 				size := 26.0
 				if i >= 19 {
 					size = 30

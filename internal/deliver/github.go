@@ -9,6 +9,7 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/githubapi"
@@ -80,6 +81,7 @@ func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 				line += fmt.Sprintf(" Charts of every benchmark's history: %s in %s.", human.Plural(len(files), "PNG", "PNGs"), dir)
 			}
 			g.annotateChangePoints(a, o.FailsOnChangePoint)
+			g.annotateCreep(a, o.Stored.History, o.FailsOnCreep)
 		}
 		md = report.UpdatedMarkdown(in, line)
 	default:
@@ -175,6 +177,36 @@ func (g GitHub) annotateChangePoints(a *history.Analysis, fails bool) {
 			g.GHA.WithFieldsMap(map[string]string{"title": "wirebench change point"}).Errorf("%s", msg)
 		default:
 			g.GHA.WithFieldsMap(map[string]string{"title": "wirebench change point"}).Warningf("%s", msg)
+		}
+	}
+}
+
+// annotateCreep marks each creep this push is the first to see: a
+// warning when it is upward (an error when the update fails on it), a
+// notice when it is an improvement.
+func (g GitHub) annotateCreep(a *history.Analysis, h []baseline.Entry, fails bool) {
+	if a.Creep == nil {
+		return
+	}
+	n := 0
+	for _, c := range a.Creep.Found {
+		if !c.New {
+			continue
+		}
+		if n == maxAnnotations {
+			g.GHA.Warningf("… and more new creeps: see the job summary")
+			break
+		}
+		n++
+		msg := logsafe.Text(report.CreepLine(c, a, h))
+		fields := g.GHA.WithFieldsMap(map[string]string{"title": "wirebench creep"})
+		switch {
+		case c.Change < 0:
+			fields.Noticef("%s", msg)
+		case fails:
+			fields.Errorf("%s", msg)
+		default:
+			fields.Warningf("%s", msg)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/human"
@@ -86,7 +87,7 @@ func (l Local) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 			human.Plural(len(in.Candidate.Benchmarks), "benchmark", "benchmarks"), human.Plural(len(o.Stored.History), "run", "runs")); err != nil {
 			return err
 		}
-		return l.writeChangePoints(in.ChangePoints)
+		return l.writeChangePoints(in.ChangePoints, o.Stored.History)
 	case o.Verdict == pipeline.NoBaseline:
 		if err := l.writeReport(in); err != nil {
 			return err
@@ -111,14 +112,22 @@ func (l Local) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	return nil
 }
 
-// writeChangePoints prints the change points an update is the first to
-// see, and draws every benchmark's history when Plots is set.
-func (l Local) writeChangePoints(a *history.Analysis) error {
+// writeChangePoints prints the change points and the creeps an update is
+// the first to see, and draws every benchmark's history when Plots is
+// set.
+func (l Local) writeChangePoints(a *history.Analysis, h []baseline.Entry) error {
 	if a == nil {
 		return nil
 	}
 	for _, p := range a.NewPoints() {
 		fmt.Fprintf(l.Stdout, "new change point: %s\n", report.ChangePointLine(p))
+	}
+	if a.Creep != nil {
+		for _, c := range a.Creep.Found {
+			if c.New {
+				fmt.Fprintf(l.Stdout, "new creep: %s\n", report.CreepLine(c, a, h))
+			}
+		}
 	}
 	if l.Plots == "" {
 		return nil

@@ -73,6 +73,8 @@ type Server struct {
 	commits  []Commit
 	writers  []*concurrentWriter
 	pulls    map[string]map[int]PullRequest // "owner/repo" -> number -> pull request
+	lines    map[string][]string            // "owner/repo" -> the default branch's commits, oldest first
+	releases map[string][][2]string         // "owner/repo" -> releases (tag, sha), the latest last
 }
 
 // New starts a fake on a random loopback port.
@@ -118,6 +120,8 @@ func newServer() *Server {
 	s.mux.HandleFunc("GET /raw/{owner}/{repo}/{ref}/{path...}", s.getRaw)
 	s.mux.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}/commits", s.listPullCommits)
 	s.mux.HandleFunc("GET /repos/{owner}/{repo}/commits/{sha}/pulls", s.listCommitPulls)
+	s.mux.HandleFunc("GET /repos/{owner}/{repo}/releases/latest", s.latestRelease)
+	s.mux.HandleFunc("GET /repos/{owner}/{repo}/compare/{basehead}", s.compare)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "Not Found", "https://docs.github.com/rest", nil)
 	})

@@ -52,11 +52,16 @@ type Outcome struct {
 	// asked to fail on one (UpdateOptions.FailOnChangePoint). The baseline
 	// is stored all the same.
 	FailsOnChangePoint bool
+	// FailsOnCreep is set, for Verdict Updated, when a count's upward
+	// creep this update is the first to see and the update was asked to
+	// fail on one (UpdateOptions.FailOnCreep).
+	FailsOnCreep bool
 }
 
 // Failed reports whether the outcome fails the job: the gate, or an
-// unexplained new change point on an update asked to fail on one.
-func (o *Outcome) Failed() bool { return o.Verdict == Fail || o.FailsOnChangePoint }
+// unexplained new change point or a new creep on an update asked to fail
+// on one.
+func (o *Outcome) Failed() bool { return o.Verdict == Fail || o.FailsOnChangePoint || o.FailsOnCreep }
 
 // Counts are the regressions and improvements of the comparison, 0 when
 // nothing was compared.
@@ -149,14 +154,25 @@ type UpdateOptions struct {
 	RunID   string
 	History int
 	// Accepted is what the pull requests merged by the run's commit
-	// accepted, recorded with it.
-	Accepted accept.Set
+	// accepted, and PullRequests their numbers, recorded with it.
+	Accepted     accept.Set
+	PullRequests []int
 	// Alpha is the chance of any false change point in the history
 	// (history.DefaultAlpha when 0); FailOnChangePoint fails the outcome
 	// on a change point this update is the first to see and that nothing
 	// explains.
 	Alpha             float64
 	FailOnChangePoint bool
+	// Floor is the effect floor of a count's step in the history
+	// (history.DefaultFloor when 0); Creep says how creep is looked for,
+	// CreepRelease, when set, finds the release the reference run is
+	// the run of in the history as stored (the CreepOptions it returns
+	// replace Creep's Release and InRelease), and FailOnCreep fails the
+	// outcome on an upward creep this update is the first to see.
+	Floor        float64
+	Creep        history.CreepOptions
+	CreepRelease func(ctx context.Context) (history.CreepOptions, string)
+	FailOnCreep  bool
 }
 
 // Update refreshes the baseline in st with cand (see baseline.Refresh)
@@ -167,7 +183,7 @@ func Update(ctx context.Context, st store.Store, cand *results.Results, u Update
 	var stored *baseline.Baseline
 	var previous []baseline.Entry
 	where, err := st.Update(ctx, func(old *baseline.Baseline) *baseline.Baseline {
-		stored = baseline.RefreshAccepted(old, cand, u.RunID, u.History, u.Accepted)
+		stored = baseline.RefreshAccepted(old, cand, u.RunID, u.History, u.Accepted, u.PullRequests)
 		previous = []baseline.Entry{}
 		if old != nil {
 			previous = old.History
@@ -178,12 +194,27 @@ func Update(ctx context.Context, st store.Store, cand *results.Results, u Update
 		return nil, err
 	}
 	in.Candidate, in.History = cand, stored.History
-	in.ChangePoints = history.Analyze(stored.History, previous, history.Options{Alpha: u.Alpha})
+	creep := u.Creep
+	if u.CreepRelease != nil && creep.Limit > 0 {
+		r, note := u.CreepRelease(ctx)
+		creep.Release, creep.InRelease = r.Release, r.InRelease
+		if note != "" {
+			in.Notes = append(in.Notes, note)
+		}
+	}
+	in.ChangePoints = history.Analyze(stored.History, previous, history.Options{Alpha: u.Alpha, Floor: u.Floor, Creep: creep})
 	o := &Outcome{Verdict: Updated, Report: in, Updated: where, Stored: stored}
 	if u.FailOnChangePoint {
 		for _, p := range in.ChangePoints.NewPoints() {
 			if !p.Explained() {
 				o.FailsOnChangePoint = true
+			}
+		}
+	}
+	if c := in.ChangePoints.Creep; u.FailOnCreep && c != nil {
+		for _, cr := range c.Found {
+			if cr.New && cr.Change > 0 {
+				o.FailsOnCreep = true
 			}
 		}
 	}

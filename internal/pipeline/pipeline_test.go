@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/wirebench/wirebench/internal/baseline/baselinetest"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/config"
+	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/store"
@@ -102,9 +104,9 @@ func TestUpdate(t *testing.T) {
 }
 
 // TestUpdateChangePoints: a message that grew at the 19th push (the gate
-// red, or never run) is a change point once three runs measured it: new
-// on exactly one push, failing it when asked to, explained when the
-// merge accepted it.
+// red, or never run) is a change point of an exact series at once: new
+// on exactly that push, failing it when asked to, explained when the
+// merge accepted it, and recorded with its pull request.
 func TestUpdateChangePoints(t *testing.T) {
 	for _, accepted := range []bool{false, true} {
 		st := store.File{Path: filepath.Join(t.TempDir(), "b.json"), Suite: "default"}
@@ -121,7 +123,7 @@ func TestUpdateChangePoints(t *testing.T) {
 			if i == 19 && accepted {
 				acc = accept.Set{{Source: "label wirebench:accept", PR: 7}}
 			}
-			o, err := Update(ctx, st, r, UpdateOptions{Accepted: acc, FailOnChangePoint: true}, report.Input{})
+			o, err := Update(ctx, st, r, UpdateOptions{Accepted: acc, PullRequests: []int{100 + i}, FailOnChangePoint: true}, report.Input{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +134,8 @@ func TestUpdateChangePoints(t *testing.T) {
 			if n := len(a.NewPoints()); n > 0 {
 				newAt = append(newAt, i)
 				p := a.NewPoints()[0]
-				if p.Unit != results.UnitBytesPerMsg || p.Run != 18 || p.Before != 26 || p.After != 30 || (p.Accepted != nil) != accepted {
+				if p.Unit != results.UnitBytesPerMsg || p.Run != 18 || p.Before != 26 || p.After != 30 || (p.Accepted != nil) != accepted ||
+					len(p.PullRequests) != 1 || p.PullRequests[0] != 119 {
 					t.Errorf("push %d: new point %+v", i, p)
 				}
 			}
@@ -143,9 +146,42 @@ func TestUpdateChangePoints(t *testing.T) {
 				t.Errorf("push %d: verdict %s, want updated (stored all the same)", i, o.Verdict)
 			}
 		}
-		if len(newAt) != 1 || newAt[0] < 21 || newAt[0] > 22 {
-			t.Errorf("accepted %v: the step was new on pushes %v, want once, at push 21 or 22 (3-4 runs after it)", accepted, newAt)
+		if len(newAt) != 1 || newAt[0] != 19 {
+			t.Errorf("accepted %v: the step was new on pushes %v, want once, on the push that made it (19)", accepted, newAt)
 		}
+	}
+}
+
+// TestUpdateCreep: a count that grows by 0.5% a push, none a change
+// point, fails the first push whose creep passes the limit when asked
+// to, and only that one; its report carries the creep.
+func TestUpdateCreep(t *testing.T) {
+	st := store.File{Path: filepath.Join(t.TempDir(), "b.json"), Suite: "default"}
+	ctx := context.Background()
+	var failed []int
+	for i := 1; i <= 10; i++ {
+		r := runOf(100, 26)
+		r.Benchmarks[0].Metrics = []results.Metric{{Unit: results.UnitInstructionsPerOp, Values: []float64{}}}
+		for p := range 5 {
+			r.Benchmarks[0].Add(results.UnitInstructionsPerOp, 20000*math.Pow(1.005, float64(i))*(1+1e-4*float64(p-2)))
+		}
+		r.Env.Time = r.Env.Time.Add(time.Duration(i) * time.Minute)
+		o, err := Update(ctx, st, r, UpdateOptions{Creep: history.CreepOptions{Limit: 0.02, Runs: 20}, FailOnCreep: true}, report.Input{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Failed() {
+			failed = append(failed, i)
+			if c := o.Report.ChangePoints.Creep; c == nil || len(c.Found) != 1 || !c.Found[0].New || c.Found[0].Change < 0.02 {
+				t.Errorf("push %d failed with creep %+v", i, c)
+			}
+		}
+		if len(o.Report.ChangePoints.Points) != 0 {
+			t.Errorf("push %d: change points %+v, want none (0.5%% a push)", i, o.Report.ChangePoints.Points)
+		}
+	}
+	if len(failed) != 1 || failed[0] != 5 {
+		t.Errorf("failed on pushes %v, want once, when the creep passed 2%% (the 5th: 4 steps of 0.5%%, +2.02%%)", failed)
 	}
 }
 

@@ -95,7 +95,7 @@ func historyFigure(key string, series []history.Series, a *history.Analysis) *fi
 		runs = max(runs, len(s.Values))
 		f.panels = append(f.panels, panel{plot: historyPanel(s, at, f, i == 0), xLabel: "run (oldest first)", yLabel: s.Unit})
 	}
-	f.subtitle = fmt.Sprintf("each run's median over %d stored runs; %s (E-divisive means, permutation test at level %.2g)", runs, human.Plural(points, "change point", "change points"), a.Level)
+	f.subtitle = fmt.Sprintf("each run's median over %d stored runs; %s (each metric by the model of its kind: exact, counted, E-divisive)", runs, human.Plural(points, "change point", "change points"))
 	if len(series) > maxHistoryPanels {
 		f.subtitle += fmt.Sprintf("; %d more metrics not drawn", len(series)-maxHistoryPanels)
 	}

@@ -2,8 +2,10 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
@@ -14,9 +16,9 @@ import (
 // updateHistory is 30 runs of the default suite, a day apart: every
 // timing jitters by ±1.5%; Serialize protobuf/small got 25% slower at run
 // 21 (index 20), unexplained; Deserialize json/large 12% faster at run 16
-// (index 15), on a new CPU; Serialize protobuf/medium's message grew from
-// 4 bytes at run 25 (index 24), accepted by the merged pull
-// request.
+// (index 15), on a new CPU; Serialize protobuf/medium's message grew by
+// 4 bytes at run 30 (index 29), the push reported, accepted by the pull
+// request it merged.
 func updateHistory() []baseline.Entry {
 	base := fixtureHistory()[0]
 	var h []baseline.Entry
@@ -37,13 +39,14 @@ func updateHistory() []baseline.Entry {
 				c[results.UnitNsPerOp] *= 1.25
 			case name == suiteName("Deserialize", "json", "large") && k >= 15:
 				c[results.UnitNsPerOp] *= 0.88
-			case name == suiteName("Serialize", "protobuf", "medium") && k >= 24:
+			case name == suiteName("Serialize", "protobuf", "medium") && k >= 29:
 				c[results.UnitBytesPerMsg] += 4
 			}
 			e.Medians[name] = c
 		}
-		if k == 24 {
+		if k == 29 {
 			e.Accepted = []accept.Acceptance{{Source: "label wirebench:accept", PR: 42, By: "octo"}}
+			e.PullRequests = []int{42}
 		}
 		h = append(h, e)
 	}
@@ -70,11 +73,15 @@ func TestUpdatedMarkdown(t *testing.T) {
 	for _, want := range []string{
 		"### wirebench: baseline updated",
 		"#### Change points in the history",
-		"🆕 **1 new change point** on this push (0 unexplained)", // protobuf/medium B/msg: accepted; first seen now (3 runs after)
+		"🆕 **1 new change point** on this push (0 unexplained)", // protobuf/medium B/msg: accepted, exact: seen on the push that made it
 		"| 🆕 | Serialize protobuf/medium | B/msg | +0.3% | 1180 B → 1184 B |",
 		"accepted: label wirebench:accept of #&#8203;42 by @&#8203;octo",
 		"|  | Serialize protobuf/small | ns/op | +24.9% |",
 		"the environment changed: CPU AMD EPYC 7763 → AMD EPYC 9V74",
+		"(#42), 2026-", // the pull request of the size's step
+		"| exact: the value changed |",
+		"| E-divisive (p ",
+		"Sizes and exact allocation counts (42 series): any change between two runs is a step",
 		"#### Trends",
 		"```mermaid",
 		"without a change point",
@@ -146,17 +153,112 @@ func TestHistoryPosition(t *testing.T) {
 func TestUpdatedMarkdownQuiet(t *testing.T) {
 	h := fixtureHistory()
 	md := UpdatedMarkdown(Input{Candidate: fixtureCandidate(typicalResult()), History: h, ChangePoints: history.Analyze(h, h[:7], history.Options{})}, "Baseline updated.")
-	for _, want := range []string{"No change point. E-divisive means", "Nothing moved over the 8 runs of the history.", "series without a change point"} {
+	for _, want := range []string{"No change point. Sizes and exact allocation counts", "E-divisive means with a permutation test",
+		"Nothing moved over the 8 runs of the history: no change point.", "series without a change point",
+		"The 4 series of ns/op that moved most since their first stored run", "<sub>blue, "} {
 		if !strings.Contains(md, want) {
 			t.Errorf("lacks %q:\n%s", want, md)
 		}
 	}
-	if strings.Contains(md, "```mermaid") {
-		t.Error("a chart without anything that moved")
+	blocks := mermaidBlocks(md)
+	if len(blocks) != 1 || strings.Count(blocks[0], "    line [") != maxHeadlines {
+		t.Errorf("%d charts, want one of the %d headline series:\n%s", len(blocks), maxHeadlines, md)
+	}
+	for _, block := range blocks {
+		if err := checkXYChart(block); err != nil {
+			t.Errorf("mermaid: %v\n%s", err, block)
+		}
 	}
 	one := h[:1]
 	md = UpdatedMarkdown(Input{Candidate: fixtureCandidate(typicalResult()), History: one, ChangePoints: history.Analyze(one, nil, history.Options{})}, "Baseline updated.")
 	if !strings.Contains(md, "No change point: no benchmark's metric varied over the 1 run of the history.") {
 		t.Errorf("one run:\n%s", md)
+	}
+}
+
+// countedHistory is 14 pushes of a module's counted benchmarks, an hour
+// apart, each run a merged pull request (#101…#114): every count moves
+// by 0.03% between runs; the 14th push, the one reported, grows
+// BenchmarkMarshal's message (B/msg 41 → 51) and its count (+15%);
+// BenchmarkDecode's count creeps by 0.16% a push from the 2nd on, none of
+// it a step.
+func countedHistory() []baseline.Entry {
+	t0 := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	benches := []string{"BenchmarkMarshal", "BenchmarkUnmarshal", "BenchmarkDecode", "BenchmarkEncodeBatch", "BenchmarkSize"}
+	var h []baseline.Entry
+	for k := range 14 {
+		e := baseline.Entry{Seq: int64(k + 1), Time: t0.Add(time.Duration(k) * time.Hour), Commit: fmt.Sprintf("%07x%033d", 0xc0ffee0+k*0x111, 0),
+			RunID: fmt.Sprint(9000 + k), Machine: "runner", CPU: "AMD EPYC 7763", Go: "go1.26.2", PullRequests: []int{101 + k},
+			Medians: map[string]map[string]float64{}, Spread: map[string]map[string]float64{}}
+		for i, name := range benches {
+			key := "example.com/wire " + name
+			work := 2000 * float64(i+1) * (1 + 3e-4*jitter(k*7+i))
+			size := 41.0 + float64(i)
+			switch {
+			case name == "BenchmarkMarshal" && k == 13:
+				work *= 1.15
+				size = 51
+			case name == "BenchmarkDecode":
+				work *= math.Pow(1.0016, float64(k))
+			}
+			e.Medians[key] = map[string]float64{results.UnitInstructionsPerOp: v(work), results.UnitBytesPerMsg: size, results.UnitAllocsPerOp: 2}
+			e.Spread[key] = map[string]float64{results.UnitInstructionsPerOp: 3e-4, results.UnitAllocsPerOp: 0}
+		}
+		h = append(h, e)
+	}
+	return h
+}
+
+// countedUpdateInput is the report input of the 14th push of
+// countedHistory, creep measured from 20 runs back (the oldest stored).
+func countedUpdateInput() Input {
+	h := countedHistory()
+	o := history.Options{Creep: history.CreepOptions{Limit: 0.02, Runs: 20}}
+	return Input{Candidate: fixtureCandidate(typicalResult()), History: h, ChangePoints: history.Analyze(h, h[:13], o)}
+}
+
+// TestUpdatedMarkdownCounted: a young counted history's push summary
+// reports the size's and the count's steps on the push that made them,
+// with their pull request, and the creep in a team's words, and draws
+// both.
+func TestUpdatedMarkdownCounted(t *testing.T) {
+	in := countedUpdateInput()
+	a := in.ChangePoints
+	if n := len(a.NewPoints()); n != 2 {
+		t.Fatalf("%d new points, want Marshal's size and count: %+v", n, a.Points)
+	}
+	if a.Creep == nil || len(a.Creep.Found) != 1 || !a.Creep.Found[0].New {
+		t.Fatalf("creep %+v, want Decode's, new", a.Creep)
+	}
+	md := UpdatedMarkdown(in, "Baseline updated: baseline/default.json, 5 benchmarks, 14 runs in its history.")
+	for _, want := range []string{
+		"🆕 **2 new change points** on this push (2 unexplained)",
+		"| 🆕 | Marshal <sub>example.com/wire</sub> | B/msg | +24.4% | 41 B → 51 B | c100cbd (#114), 2026-12-01 | exact: the value changed | – |",
+		"| 🆕 | Marshal <sub>example.com/wire</sub> | instructions/op | +15.0% |",
+		"count: the first run after it (p ",
+		"Counts (5 series): each run tested as it arrives",
+		"#### Creep",
+		"🆕 **1 new creep** on this push",
+		"> **Decode instructions/op +2.1%** over the last 13 merges, none above the 1% floor; largest: #102 +0.2% (since run 1 (c0ffee0, #101), the oldest stored)",
+		"| 🆕 | Decode <sub>example.com/wire</sub> | instructions/op | +2.1% | [+2.0%, +2.2%] | 6.00k → 6.13k | 13 merges | run 1 (c0ffee0, #101), the oldest stored | #102 +0.2% | – |",
+		"The 1 count that crept",
+		"The 2 series that stepped",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q:\n%s", want, md)
+		}
+	}
+	blocks := mermaidBlocks(md)
+	if len(blocks) != 3 {
+		t.Errorf("%d charts, want the creep's and the two steps'", len(blocks))
+	}
+	for _, block := range blocks {
+		if err := checkXYChart(block); err != nil {
+			t.Errorf("mermaid: %v\n%s", err, block)
+		}
+	}
+	line := CreepLine(a.Creep.Found[0], a, in.History)
+	if line != "Decode instructions/op +2.1% over the last 13 merges, none above the 1% floor; largest: #102 +0.2% (since run 1 (c0ffee0, #101), the oldest stored)" {
+		t.Errorf("creep line %q", line)
 	}
 }

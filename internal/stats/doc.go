@@ -3,8 +3,10 @@
 // signed-rank) with Hodges–Lehmann effect estimates and distribution-free
 // confidence intervals, the new-run test (one new run against replicate
 // runs, Student's t on their pooled spread) with its minimum detectable
-// effect, multiple-comparison adjustment (Holm, Benjamini–Hochberg),
-// minimum detectable effects, and a few robust summaries.
+// effect (and with a floor on that spread), the trend test (the slope of
+// a history's runs, a level for each segment), multiple-comparison
+// adjustment (Holm, Benjamini–Hochberg), minimum detectable effects, and
+// a few robust summaries.
 //
 // Every function is a pure function of its arguments and never modifies
 // them. gonum supplies the distributions (normal, Student's t, binomial);
@@ -12,7 +14,8 @@
 //
 // The rank tests and their intervals reproduce R's wilcox.test (R 4.2) and
 // are checked against values computed by R (testdata/reference.R); the
-// new-run test against R's pt, qt and t.test (testdata/newrun.R). Where this
+// new-run and trend tests against R's pt, qt, t.test and lm
+// (testdata/newrun.R). Where this
 // package deliberately differs from R:
 //
 //   - NaN and ±Inf inputs are rejected with ErrNotFinite. R drops NaN

@@ -61,16 +61,35 @@ func NewRun(x float64, ref, other []float64, confidence float64) (NewRunTest, er
 // two-sample t-test with pooled variance (R's t.test with var.equal =
 // TRUE, against which testdata/newrun.R checks it).
 func NewRuns(xs, ref, other []float64, confidence float64) (NewRunTest, error) {
-	t, err := newRuns(xs, ref, other, confidence)
+	t, err := newRuns(xs, ref, other, 0, confidence)
 	if err != nil {
 		return NewRunTest{}, fmt.Errorf("stats: new-run test: %w", err)
 	}
 	return t, nil
 }
 
-func newRuns(xs, ref, other []float64, confidence float64) (NewRunTest, error) {
+// NewRunsFloor is NewRuns with the spread of one run taken as at least
+// minS: s = max(pooled s, minS), on the same degrees of freedom. It is
+// for runs whose spread is known not to be smaller than minS from
+// elsewhere (the spread of a counted run's processes bounds how much its
+// median can move), when the few runs at hand may happen to agree more
+// closely: the test can only become more conservative than NewRuns.
+// Runs that all agree are then tested against minS (ErrAllEqual only
+// when minS is 0 too). minS must be finite and >= 0.
+func NewRunsFloor(xs, ref, other []float64, minS, confidence float64) (NewRunTest, error) {
+	t, err := newRuns(xs, ref, other, minS, confidence)
+	if err != nil {
+		return NewRunTest{}, fmt.Errorf("stats: new-run test with a floor: %w", err)
+	}
+	return t, nil
+}
+
+func newRuns(xs, ref, other []float64, minS, confidence float64) (NewRunTest, error) {
 	if err := checkLevel("confidence", confidence); err != nil {
 		return NewRunTest{}, err
+	}
+	if !(minS >= 0) || math.IsInf(minS, 1) {
+		return NewRunTest{}, fmt.Errorf("minS = %v, want finite and >= 0: %w", minS, ErrArgument)
 	}
 	if err := checkSample("x", xs, 1); err != nil {
 		return NewRunTest{}, err
@@ -91,10 +110,10 @@ func newRuns(xs, ref, other []float64, confidence float64) (NewRunTest, error) {
 	if df < 1 {
 		return NewRunTest{}, fmt.Errorf("%d reference, %d new and %d other runs leave no degree of freedom for the spread: %w", len(ref), len(xs), len(other), ErrTooFew)
 	}
-	if ss == 0 {
+	if ss == 0 && minS == 0 {
 		return NewRunTest{}, fmt.Errorf("every run has the same value: %w", ErrAllEqual)
 	}
-	s := math.Sqrt(ss / df)
+	s := math.Max(math.Sqrt(ss/df), minS)
 	se := s * math.Sqrt(1/float64(len(xs))+1/float64(len(ref)))
 	shift := mean(xs) - mean(ref)
 	dist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}

@@ -55,6 +55,28 @@ type newRunReference struct {
 		DF     []num  `json:"df"`
 		Lambda num    `json:"lambda"`
 	} `json:"dispersion"`
+	NewRunsFloor []struct {
+		newRunCase
+		MinS num `json:"min_s"`
+	} `json:"newruns_floor"`
+	Trend []struct {
+		Name       string `json:"name"`
+		T          []num  `json:"t"`
+		X          []num  `json:"x"`
+		Segment    []int  `json:"segment"`
+		MinS       num    `json:"min_s"`
+		Confidence num    `json:"confidence"`
+		Slope      num    `json:"slope"`
+		SE         num    `json:"se"`
+		S          num    `json:"s"`
+		DF         num    `json:"df"`
+		TStat      num    `json:"t_stat"`
+		P          num    `json:"p"`
+		Change     num    `json:"change"`
+		Lo         num    `json:"lo"`
+		Hi         num    `json:"hi"`
+		TCheck     num    `json:"t_lm_check"`
+	} `json:"trend"`
 	Welch []struct {
 		Name       string `json:"name"`
 		X          []num  `json:"x"`
@@ -80,8 +102,9 @@ func loadNewRunReference(t *testing.T) *newRunReference {
 	if err := json.Unmarshal(b, &ref); err != nil {
 		t.Fatalf("parse testdata/newrun.json: %v", err)
 	}
-	if len(ref.NewRun) == 0 || len(ref.NewRuns) == 0 || len(ref.MDE) == 0 || len(ref.Inflate) == 0 || len(ref.Dispersion) == 0 || len(ref.Welch) == 0 {
-		t.Fatal("testdata/newrun.json lacks newrun, newruns, mde, inflate, dispersion or welch cases")
+	if len(ref.NewRun) == 0 || len(ref.NewRuns) == 0 || len(ref.MDE) == 0 || len(ref.Inflate) == 0 || len(ref.Dispersion) == 0 || len(ref.Welch) == 0 ||
+		len(ref.NewRunsFloor) == 0 || len(ref.Trend) == 0 {
+		t.Fatal("testdata/newrun.json lacks newrun, newruns, mde, inflate, dispersion, welch, newruns_floor or trend cases")
 	}
 	return &ref
 }

@@ -1,4 +1,5 @@
-# newrun.R — reference values for stats.NewRun and stats.NewRunMDE,
+# newrun.R — reference values for stats.NewRun, NewRuns, NewRunsFloor,
+# NewRunMDE, Welch, Dispersion and Trend,
 # computed with R (base packages only).
 #
 # How it was run (from the repository root):
@@ -47,6 +48,21 @@
 # conf): the estimate mean(y) - mean(x), its interval, the standard error
 # (stderr), the Welch-Satterthwaite degrees of freedom (parameter), the
 # statistic and the p-value.
+#
+# NewRunsFloor(xs, ref, other, minS, conf) is NewRuns with the spread of
+# one run taken as at least minS: s = max(s, minS), the same df (runs
+# that all agree are tested against minS alone). With minS below s it is
+# NewRuns, and t is checked against t.test as there.
+#
+# Trend(t, x, segment, minS, conf) is the slope of x on t with a level of
+# its own for each segment: R's lm(x ~ factor(segment) + t), or lm(x ~ t)
+# for one segment, its slope, standard error, residual degrees of freedom,
+# t and p from summary(); the spread s = max(sigma, minS) scales the
+# standard error by s / sigma (minS alone where sigma is 0: se = minS /
+# sqrt(Sxx), Sxx the sum over segments of (t - segment mean of t)^2); the
+# change is slope * (last t - first t) with its interval, qt(...) * se *
+# the same span. t_lm_check is summary()'s own t where minS does not
+# apply.
 #
 # Dispersion(tests) is genomic control's lambda over the tests' (t, df):
 # max(1, median(t^2 / qt(0.75, df)^2)), qt(0.75, df)^2 being the median
@@ -213,6 +229,78 @@ welchs <- c(
   welch("unequal_spreads_3_4", w3, w4, 0.95),
   welch("bimodal_side_99", b5 - log(1500) + log(472.2e6), bi, 0.99)
 )
+newrunsfloor <- function(name, xs, ref, other, mins, conf) {
+  k <- length(ref)
+  m <- length(xs)
+  sp <- pooled(ref, other)
+  ss <- sp$s^2 * sp$df + sum((xs - mean(xs))^2)
+  df <- sp$df + m - 1
+  s0 <- sqrt(ss / df)
+  s <- max(s0, mins)
+  se <- s * sqrt(1 / m + 1 / k)
+  est <- mean(xs) - mean(ref)
+  t <- est / se
+  p <- 2 * pt(-abs(t), df)
+  q <- qt(1 - (1 - conf) / 2, df)
+  check <- "null"
+  if (length(other) == 0 && s0 >= mins && s0 > 0) {
+    check <- num(t.test(xs, ref, var.equal = TRUE)$statistic)
+  }
+  sprintf(paste0('    {"name": "%s", "xs": %s, "ref": %s, "other": %s, "min_s": %s, "confidence": %s,\n',
+                 '     "estimate": %s, "lo": %s, "hi": %s, "s": %s, "se": %s, "df": %s, "t": %s, "p": %s, "t_ttest_check": %s}'),
+          name, arr(xs), arr(ref), arr(other), num(mins), num(conf), num(est), num(est - q * se), num(est + q * se),
+          num(s), num(se), num(df), num(t), num(p), check)
+}
+trendcase <- function(name, t, x, seg, mins, conf) {
+  fit <- if (length(unique(seg)) > 1) lm(x ~ factor(seg) + t) else lm(x ~ t)
+  sm <- summary(fit)
+  slope <- unname(coef(fit)["t"])
+  df <- fit$df.residual
+  sxx <- sum((t - ave(t, seg))^2)
+  sigma <- sm$sigma
+  s <- max(sigma, mins)
+  se <- s / sqrt(sxx)
+  tt <- slope / se
+  p <- 2 * pt(-abs(tt), df)
+  span <- t[length(t)] - t[1]
+  q <- qt(1 - (1 - conf) / 2, df)
+  check <- "null"
+  if (sigma >= mins && sigma > 0) check <- num(sm$coefficients["t", "t value"])
+  sprintf(paste0('    {"name": "%s", "t": %s, "x": %s, "segment": %s, "min_s": %s, "confidence": %s,\n',
+                 '     "slope": %s, "se": %s, "s": %s, "df": %s, "t_stat": %s, "p": %s, "change": %s, "lo": %s, "hi": %s, "t_lm_check": %s}'),
+          name, arr(t), arr(x), arr(seg), num(mins), num(conf), num(slope), num(se), num(s), num(df), num(tt), num(p),
+          num(slope * span), num(slope * span - q * se * span), num(slope * span + q * se * span), check)
+}
+# Log counts of a history's runs (0.03% between runs): the same code, a
+# step of 15% in the last two runs, runs that agree to the last digit
+# tested against a floor; a floor below the runs' own spread.
+set.seed(31)
+c4 <- signif(log(2369.6) + rnorm(4, 0, 3e-4), 10)
+c2 <- signif(log(2369.6) + rnorm(2, 0, 3e-4), 10)
+j2 <- signif(log(2369.6 * 1.15) + rnorm(2, 0, 3e-4), 10)
+floors <- c(
+  newrunsfloor("counts_aa_floor_below", c2, c4, c(), 1e-5, 0.999),
+  newrunsfloor("counts_step_floor_above", j2, c4, c(), 2e-3, 0.999),
+  newrunsfloor("counts_equal_floor", log(c(2400, 2400)), log(c(2369, 2369, 2369)), c(), 3e-4, 0.99),
+  newrunsfloor("one_new_run_floor_above", j2[1], c4, c(), 1e-3, 0.95)
+)
+# Creep: twelve runs, each +0.4% on the last, noise 0.03%; the same with
+# a step left out (two segments); noise alone; a floor above the spread;
+# a series on its line exactly, against a floor.
+set.seed(1231)
+t12 <- 0:11
+creep12 <- signif(log(1000) + 0.004 * t12 + rnorm(12, 0, 3e-4), 10)
+stepped <- creep12 + c(rep(0, 6), rep(0.05, 6))
+flat12 <- signif(log(1000) + rnorm(12, 0, 3e-4), 10)
+trends <- c(
+  trendcase("creep_12", t12, creep12, rep(1, 12), 0, 0.99),
+  trendcase("creep_12_step_left_out", t12, stepped, c(rep(1, 6), rep(2, 6)), 0, 0.99),
+  trendcase("flat_12", t12, flat12, rep(1, 12), 0, 0.95),
+  trendcase("flat_12_floor_above", t12, flat12, rep(1, 12), 2e-3, 0.95),
+  trendcase("gaps_three_segments", c(0, 1, 2, 4, 5, 7, 8, 9), flat12[1:8] + 0.002 * c(0, 1, 2, 4, 5, 7, 8, 9) + c(0, 0, 0, 0.1, 0.1, -0.2, -0.2, -0.2),
+            c(1, 1, 1, 2, 2, 3, 3, 3), 0, 0.999),
+  trendcase("on_its_line_floor", 0:5, log(1000) + 0.003 * (0:5), rep(1, 6), 1e-3, 0.99)
+)
 cat("{\n")
 cat('  "generator": "internal/stats/testdata/newrun.R",\n')
 cat(sprintf('  "r_version": "%s",\n', R.version.string))
@@ -221,5 +309,7 @@ cat('  "newruns": [\n', paste(runs, collapse = ",\n"), "\n  ],\n", sep = "")
 cat('  "mde": [\n', paste(mdes, collapse = ",\n"), "\n  ],\n", sep = "")
 cat('  "inflate": [\n', paste(inflates, collapse = ",\n"), "\n  ],\n", sep = "")
 cat('  "dispersion": [\n', paste(disps, collapse = ",\n"), "\n  ],\n", sep = "")
-cat('  "welch": [\n', paste(welchs, collapse = ",\n"), "\n  ]\n", sep = "")
+cat('  "welch": [\n', paste(welchs, collapse = ",\n"), "\n  ],\n", sep = "")
+cat('  "newruns_floor": [\n', paste(floors, collapse = ",\n"), "\n  ],\n", sep = "")
+cat('  "trend": [\n', paste(trends, collapse = ",\n"), "\n  ]\n", sep = "")
 cat("}\n")
