@@ -2,8 +2,10 @@ package load
 
 import (
 	"math"
+	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -57,17 +59,18 @@ func TestOther(t *testing.T) {
 	}
 }
 
-// TestTakeSeesOtherWork: on this machine, this process's own work and
-// that of a child it waited for are its own (so never taken for other
-// work), and a process spinning beside it that is nobody's waited-for
-// child (started through a shell that leaves it running) shows as other
-// work.
+// TestTakeSeesOtherWork: this process's own work and that of a child it
+// waited for are its own (so never taken for other work): the own time
+// grows by what the kernel accounts to this process (/proc/self/stat)
+// and to the child (wait4's rusage), whatever else the machine is doing;
+// and a process spinning beside it that is nobody's waited-for child
+// (started through a shell that leaves it running) shows as other work.
 func TestTakeSeesOtherWork(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the CPUs' accounting is read on Linux only")
 	}
 	if testing.Short() {
-		t.Skip("spins a CPU for two seconds")
+		t.Skip("spins a CPU for a second and a half")
 	}
 	take := func() Sample {
 		s, err := Take()
@@ -76,16 +79,21 @@ func TestTakeSeesOtherWork(t *testing.T) {
 		}
 		return s
 	}
-	s := take()
-	for end := time.Now().Add(500 * time.Millisecond); time.Now().Before(end); {
+	s, self0 := take(), selfCPU(t)
+	for end := time.Now().Add(300 * time.Millisecond); time.Now().Before(end); {
 	}
-	if err := exec.Command("timeout", "0.5", "sh", "-c", "while :; do :; done").Run(); err == nil {
+	child := exec.Command("timeout", "0.3", "sh", "-c", "while :; do :; done")
+	if err := child.Run(); err == nil {
 		t.Fatal("the spinning child was not stopped by timeout")
 	}
-	own := take()
-	// Both spun for half a second each, on a CPU of a shared machine.
-	if d := own.own - s.own; d < 400*time.Millisecond {
-		t.Errorf("this process and its child spun for a second of wall time; their own time shows %v", d)
+	self1, own := selfCPU(t), take()
+	want := self1 - self0 + child.ProcessState.UserTime() + child.ProcessState.SystemTime()
+	// /proc/self/stat counts in ticks of 10 ms.
+	if d := own.own - s.own; d < want-30*time.Millisecond {
+		t.Errorf("own time grew by %v, want at least %v (this process's %v and its child's %v)", d, want, self1-self0, want-(self1-self0))
+	}
+	if want < 50*time.Millisecond {
+		t.Errorf("the spinning took %v of CPU: too little to tell", want)
 	}
 	if err := exec.Command("sh", "-c", "timeout 1 sh -c 'while :; do :; done' >/dev/null 2>&1 &").Run(); err != nil {
 		t.Fatal(err)
@@ -96,4 +104,25 @@ func TestTakeSeesOtherWork(t *testing.T) {
 	if o := a.Other(b); o < 0.5 {
 		t.Errorf("a process spinning beside this one counted as %.2f CPUs of other work, want about 1", o)
 	}
+}
+
+// selfCPU is this process's user and system time as the kernel accounts
+// it in /proc/self/stat (fields 14 and 15, in USER_HZ ticks).
+func selfCPU(t *testing.T) time.Duration {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The command name (field 2) is in parentheses and may hold spaces.
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+	var ticks int64
+	for _, i := range []int{11, 12} { // fields 14 and 15, counted after the name
+		v, err := strconv.ParseInt(f[i], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ticks += v
+	}
+	return time.Duration(ticks) * time.Second / userHZ
 }
