@@ -124,15 +124,18 @@ func SaveDumps(kept, dir string, keys []string) (map[string]string, error) {
 
 // DiffCommand is the command, run in a benchmark's directory of
 // SaveDumps, that shows where the work of the head's block went against
-// the base's, per function and source line: Valgrind's cg_diff and
-// cg_annotate (callgrind_annotate and KCachegrind of Valgrind 3.19
-// compare no two dumps). With the head only (a stored baseline keeps no
-// dumps), cg_annotate of the head's.
+// the base's, per function: Valgrind's cg_diff and cg_annotate
+// (callgrind_annotate and KCachegrind of Valgrind 3.19 compare no two
+// dumps). The two builds come from two trees, so their source files'
+// paths differ: cg_diff keeps only the files' names (a Go function's
+// name holds its package), or every function would be two lines, one a
+// build. With the head only (a stored baseline keeps no dumps),
+// cg_annotate of the head's.
 func DiffCommand(both bool) string {
 	if !both {
 		return "cg_annotate head.cg.out"
 	}
-	return "cg_diff base.cg.out head.cg.out > diff.cg.out && cg_annotate diff.cg.out"
+	return "cg_diff --mod-filename='s,.*/,,' base.cg.out head.cg.out > diff.cg.out && cg_annotate diff.cg.out"
 }
 
 // firstFile is the first dump file under dir/side, relative to dir.

@@ -72,7 +72,7 @@ func whereResult() *compare.Result {
 	enc := "example.com/wire.(*Encoder).Encode"
 	defer func() {
 		w := r.Comparisons[0].Where
-		w.Dumps, w.Open = "wirebench-results/callgrind/example.com_wire_BenchmarkEncode-0a1b2c3d", "cg_diff base.cg.out head.cg.out > diff.cg.out && cg_annotate diff.cg.out"
+		w.Dumps, w.Open = "wirebench-results/callgrind/example.com_wire_BenchmarkEncode-0a1b2c3d", "cg_diff --mod-filename='s,.*/,,' base.cg.out head.cg.out > diff.cg.out && cg_annotate diff.cg.out"
 	}()
 	r.Comparisons = []compare.Comparison{
 		counted("example.com/wire BenchmarkEncode", 2360, 2549, compare.Regression,
@@ -128,7 +128,7 @@ func TestWhereMarkdown(t *testing.T) {
 		"| `example.com/wire.grown` | ≤ 8 | 108 | ≥ +100 | 100% |",
 		"These 3 functions explain 95% of the change (+189 instructions/op).",
 		"≤ marks a function it does not name",
-		"Callgrind's dumps of a block: `wirebench-results/callgrind/example.com_wire_BenchmarkEncode-0a1b2c3d` (with the run's results); there, `cg_diff base.cg.out head.cg.out > diff.cg.out && cg_annotate diff.cg.out` shows",
+		"Callgrind's dumps of a block: `wirebench-results/callgrind/example.com_wire_BenchmarkEncode-0a1b2c3d` (with the run's results); there, `cg_diff --mod-filename='s,.*/,,' base.cg.out head.cg.out > diff.cg.out && cg_annotate diff.cg.out` shows",
 	} {
 		if !strings.Contains(sec, want) {
 			t.Errorf("the section lacks %q:\n%s", want, sec)
