@@ -78,13 +78,21 @@ iterations() {
 	awk -v base="$BASE_COUNT" -v per="$PER_ITERATION" -v pct="$1" 'BEGIN { printf "%d\n", base * pct / 100 / per + 0.5 }'
 }
 
+# A creep of 0.4% of Marshal's ~270 instructions is one instruction, less
+# than a loop iteration (about 4): the creep's Marshal first spins
+# CREEP_BASE iterations (about 8,000 instructions more), so that 0.4% of
+# its work is some 8 iterations and rounding moves it by ±0.03%.
+CREEP_BASE=${CREEP_BASE:-2000}
+BASE_SPIN=0
+[ "$MODE" = creep ] && BASE_SPIN=$CREEP_BASE
 if [ "$MODE" = step ] || [ "$MODE" = creep ]; then
-	log "calibrating: Marshal counted with the loop at 0 and 1000 iterations"
+	log "calibrating: Marshal counted with the loop at $BASE_SPIN and $((BASE_SPIN + 1000)) iterations"
+	set_const spin "$BASE_SPIN"
 	BASE_COUNT=$(marshal_count)
 	case $BASE_COUNT in '' | null) echo "history-counted: no $UNIT of Marshal in a counted run ($OUT/calibrate.err)" >&2; exit 1 ;; esac
-	set_const spin 1000
+	set_const spin "$((BASE_SPIN + 1000))"
 	WITH_LOOP=$(marshal_count)
-	set_const spin 0
+	set_const spin "$BASE_SPIN"
 	PER_ITERATION=$(awk -v a="$BASE_COUNT" -v b="$WITH_LOOP" 'BEGIN { print (b - a) / 1000 }')
 	log "Marshal: $BASE_COUNT instructions/op, $PER_ITERATION a loop iteration"
 	case $PER_ITERATION in 0 | -*) echo "history-counted: the loop costs nothing: calibration failed ($OUT/calibrate.err)" >&2; exit 1 ;; esac
@@ -100,7 +108,7 @@ while [ "$i" -le "$RUNS" ]; do
 			set_const growSpin "$(iterations "$STEP_PCT")"
 		fi
 		;;
-	creep) set_const spin "$(iterations "$(awk -v p="$CREEP_PCT" -v k="$((i - 1))" 'BEGIN { print p * k }')")" ;;
+	creep) set_const spin "$((BASE_SPIN + $(iterations "$(awk -v p="$CREEP_PCT" -v k="$((i - 1))" 'BEGIN { print p * k }')")))" ;;
 	esac
 	commit=$(printf 'c%02d%037d' "$i" 0)
 	name=$(printf 'update-%02d' "$i")
