@@ -392,7 +392,12 @@ func pairsFor(lr []float64, effect, alpha, power float64) int {
 // a regression on all the generations; one that is not keeps its
 // main-phase numbers, marked Unconfirmed: reported, not enforced. Every
 // other comparison takes its final judgement (an improvement that did not
-// hold is inconclusive or unchanged there).
+// hold is inconclusive or unchanged there), but for one the main phase
+// did not flag that comes out changed only with the confirmation's
+// generations added: nothing re-measured it, so it keeps its main-phase
+// verdict, with a note. Only what the main phase flagged and the
+// confirmation held is claimed, so the changes reported are at most
+// those the progress said it was confirming.
 func reconcile(main, final []compare.Comparison, cg int) []compare.Comparison {
 	byName := make(map[string]compare.Comparison, len(final))
 	for _, c := range final {
@@ -407,6 +412,9 @@ func reconcile(main, final []compare.Comparison, cg int) []compare.Comparison {
 		}
 		what := fmt.Sprintf("%+.2f%% [%+.2f%%, %+.2f%%], p (adj.) = %.2g with %s of fresh workers more", 100*(f.Ratio-1), 100*(f.Lo-1), 100*(f.Hi-1), f.PAdjusted, human.Plural(cg, "generation", "generations"))
 		switch {
+		case !flagged(m) && flagged(f):
+			m.Note = joinNote(m.Note, fmt.Sprintf("%s only with the confirmation's generations added (%s), not in the main phase: not re-measured, so not claimed", f.Verdict, what))
+			out[i] = m
 		case !flagged(m):
 			out[i] = f
 		case m.Verdict == compare.Regression && f.Verdict == compare.Regression:
