@@ -141,7 +141,7 @@ var ErrNoDump = errors.New("no callgrind dump")
 // runtime's monitor) ran, and now and then by wrapping below zero; the
 // totals stayed within 0.05% of each other from block to block.
 func ReadDump(r io.Reader) (Counts, error) {
-	d, err := parseDump(r, false)
+	d, err := parseDump(r, totalsOnly)
 	return d.totals, err
 }
 
@@ -234,7 +234,11 @@ func (d *Dumps) NextInto(dir string) (Block, error) {
 		if err != nil {
 			return Block{}, err
 		}
-		t, err := parseDump(f, d.Profile)
+		want := totalsOnly
+		if d.Profile {
+			want = byFunction
+		}
+		t, err := parseDump(f, want)
 		f.Close()
 		if err != nil {
 			return Block{}, fmt.Errorf("%s: %w", path, err)

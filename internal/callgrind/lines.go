@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -34,107 +33,15 @@ func (l Lines) Add(o Lines) {
 }
 
 // ReadLines reads the self cost of every source line of a callgrind
-// dump: as ReadProfile, by line as well as by function. Files are named
-// as the dump names them, "fl=" for a function's and "fi=" or "fe=" for
-// code inlined from another; positions are read whole (an address
-// column, with --dump-instr=yes, is read and left out), compressed
-// relative to the cost line before, a call's included; a call's target
-// position does not move it.
+// dump: as ReadProfile, by line as well as by function (parseDump says
+// how files and positions are read; an address column, with
+// --dump-instr=yes, is read and left out).
 func ReadLines(r io.Reader) (Lines, error) {
-	sc := bufio.NewScanner(io.LimitReader(r, maxDump+1))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	out := Lines{}
-	var index []int
-	cacheSim := false
-	var positions []string
-	var last []int64
-	fns, files := map[string]string{}, map[string]string{}
-	var fn, fnFile, file string
-	callCost, read, n := false, 0, 0
-	def := func(table map[string]string, s []byte) (string, error) {
-		name, err := decompress(table, string(s))
-		if err != nil {
-			return "", fmt.Errorf("callgrind dump: line %d: %w", n, err)
-		}
-		return name, nil
+	d, err := parseDump(r, byLine)
+	if err != nil {
+		return nil, err
 	}
-	for sc.Scan() {
-		line := sc.Bytes()
-		read += len(line) + 1
-		n++
-		if len(line) == 0 {
-			continue
-		}
-		key, value, _ := bytes.Cut(line, []byte("="))
-		var err error
-		switch c := line[0]; {
-		case c >= '0' && c <= '9' || c == '+' || c == '-' || c == '*':
-			if index == nil || fn == "" {
-				return nil, fmt.Errorf("callgrind dump: line %d: a cost before the events line or the first function", n)
-			}
-			if positions == nil {
-				positions, last = []string{"line"}, make([]int64, 1)
-			}
-			rest, err := readPositions(line, last)
-			if err != nil {
-				return nil, fmt.Errorf("callgrind dump: line %d: %w", n, err)
-			}
-			if callCost {
-				callCost = false
-				continue
-			}
-			cost := Counts{CacheSim: cacheSim}
-			if err := addCost(&cost, rest, 0, index); err != nil {
-				return nil, fmt.Errorf("callgrind dump: line %d: %w", n, err)
-			}
-			at := Line{File: file, Fn: fn}
-			if i := slices.Index(positions, "line"); i >= 0 {
-				at.Line = last[i]
-			}
-			if cost != (Counts{CacheSim: cacheSim}) {
-				out[at] = out[at].Add(cost)
-			}
-		case string(key) == "fn":
-			if fn, err = def(fns, value); err != nil {
-				return nil, err
-			}
-			fn, file = recursionless(fn), fnFile
-		case string(key) == "cfn":
-			if _, err = def(fns, value); err != nil {
-				return nil, err
-			}
-		case string(key) == "fl":
-			if fnFile, err = def(files, value); err != nil {
-				return nil, err
-			}
-			file = fnFile
-		case string(key) == "fi" || string(key) == "fe":
-			if file, err = def(files, value); err != nil {
-				return nil, err
-			}
-		case string(key) == "cfi" || string(key) == "cfl":
-			if _, err = def(files, value); err != nil {
-				return nil, err
-			}
-		case string(key) == "calls":
-			callCost = true
-		case bytes.HasPrefix(line, []byte("events:")):
-			index = eventIndex(strings.Fields(string(line[len("events:"):])))
-			cacheSim = allEvents(index)
-		case bytes.HasPrefix(line, []byte("positions:")):
-			positions = strings.Fields(string(line[len("positions:"):]))
-			last = make([]int64, len(positions))
-		}
-	}
-	switch err := sc.Err(); {
-	case err != nil:
-		return nil, fmt.Errorf("callgrind dump: %w", err)
-	case read > maxDump:
-		return nil, fmt.Errorf("callgrind dump: larger than %d bytes", maxDump)
-	case index == nil:
-		return nil, errors.New("callgrind dump: no events line")
-	}
-	return out, nil
+	return d.lines, nil
 }
 
 // readPositions reads the len(last) positions a cost line begins with
@@ -226,18 +133,6 @@ func WriteCachegrind(w io.Writer, cmd string, plus, minus Lines) error {
 	}
 	bw.WriteString("\n")
 	return bw.Flush()
-}
-
-// allEvents reports whether an events line whose eventIndex is index
-// names every event Counts holds: the cache simulation's.
-func allEvents(index []int) bool {
-	seen := map[int]bool{}
-	for _, i := range index {
-		if i >= 0 {
-			seen[i] = true
-		}
-	}
-	return len(seen) == len(eventFields)
 }
 
 // values are c's events in the order of eventFields.

@@ -41,7 +41,7 @@ func (p Profile) Total() Counts {
 // function in it (see Profile). The self costs must add up to the
 // totals, or the dump is not what this reader understands: an error.
 func ReadProfile(r io.Reader) (Counts, Profile, error) {
-	d, err := parseDump(r, true)
+	d, err := parseDump(r, byFunction)
 	if err == nil {
 		err = d.profileErr
 	}
@@ -58,33 +58,58 @@ type dump struct {
 	// up to the totals (profileErr says so).
 	profile    Profile
 	profileErr error
+	// lines is nil unless asked for (ReadLines).
+	lines Lines
 	// sysmon is set when the dump is of the Go runtime's monitor thread
 	// (it ran runtime.sysmon).
 	sysmon bool
 }
 
+// reading says what parseDump reads beyond the totals: the self cost by
+// function (a count's every block), or by source line as well (the few
+// kept dumps a report opens).
+type reading int
+
+const (
+	totalsOnly reading = iota
+	byFunction
+	byLine
+)
+
 // parseDump reads a dump in callgrind's format
 // (valgrind.org/docs/manual/cl-format.html): its "events:" and
-// "totals:" lines and, with profile, every cost line, each added to the
-// function of the last "fn=" line but the line after a "calls=" line,
-// which is the inclusive cost of a call and belongs to the callee. Names
-// may be compressed: "(id) name" defines id, "(id)" refers to it;
-// functions (fn=, cfn=) share one table. Positions may be compressed
-// too: a cost line begins with as many positions as the "positions:"
-// line names (an address, a line: "12", "+3", "-2", "*"), then the
-// events' values, trailing zeros left out.
-func parseDump(r io.Reader, profile bool) (dump, error) {
+// "totals:" lines and, by function or line, every cost line, each added
+// to the function of the last "fn=" line but the line after a "calls="
+// line, which is the inclusive cost of a call and belongs to the callee.
+// Names may be compressed: "(id) name" defines id, "(id)" refers to it;
+// functions (fn=, cfn=) share one table, files (fl=, fi=, fe=, cfi=,
+// cfl=) another. Positions may be compressed too: a cost line begins
+// with as many positions as the "positions:" line names (an address, a
+// line: "12", "+3" or "-2" relative to the cost line before, a call's
+// included, "*" the same), then the events' values, trailing zeros left
+// out. By line, a function's lines are in the file of its "fl=" line, or
+// of the "fi="/"fe=" line of code inlined from another file; a call's
+// target position ("calls=" line) does not move them.
+func parseDump(r io.Reader, want reading) (dump, error) {
 	sc := bufio.NewScanner(io.LimitReader(r, maxDump+1))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	var d dump
 	var events, totals []string
 	var index []int // the Counts field of each event (eventFields), -1 for none
-	positions := 1
+	positions := []string{"line"}
 	names := map[string]string{} // compressed function names by id
 	fn := ""                     // the current function
 	var self Counts              // its cost since its "fn=" line
 	callCost := false            // the next cost line is a call's
 	p := Profile{}
+	// By line: the compressed file names, the current function's file
+	// and the file its costs lie in now, the last positions.
+	files := map[string]string{}
+	var fnFile, file string
+	last := make([]int64, 1)
+	if want == byLine {
+		d.lines = Lines{}
+	}
 	read, n := 0, 0
 	for sc.Scan() {
 		line := sc.Bytes()
@@ -93,39 +118,72 @@ func parseDump(r io.Reader, profile bool) (dump, error) {
 		if len(line) == 0 {
 			continue
 		}
-		switch c := line[0]; {
-		case c >= '0' && c <= '9' || c == '+' || c == '-' || c == '*':
-			if callCost || !profile {
-				callCost = false
+		if c := line[0]; c >= '0' && c <= '9' || c == '+' || c == '-' || c == '*' {
+			if want == totalsOnly {
 				continue
 			}
 			if index == nil || fn == "" {
 				return dump{}, fmt.Errorf("callgrind dump: line %d: a cost before the events line or the first function", n)
 			}
-			if err := addCost(&self, line, positions, index); err != nil {
+			rest, skip := line, len(positions)
+			if want == byLine {
+				var err error
+				if rest, err = readPositions(line, last); err != nil {
+					return dump{}, fmt.Errorf("callgrind dump: line %d: %w", n, err)
+				}
+				skip = 0
+			}
+			if callCost {
+				callCost = false
+				continue
+			}
+			var cost Counts
+			if err := addCost(&cost, rest, skip, index); err != nil {
 				return dump{}, fmt.Errorf("callgrind dump: line %d: %w", n, err)
 			}
-		case bytes.HasPrefix(line, []byte("fn=")):
-			name, err := decompress(names, string(line[len("fn="):]))
+			self = self.Add(cost)
+			if want == byLine && cost != (Counts{}) {
+				at := Line{File: file, Fn: fn}
+				if i := slices.Index(positions, "line"); i >= 0 {
+					at.Line = last[i]
+				}
+				d.lines[at] = d.lines[at].Add(cost)
+			}
+			continue
+		}
+		key, value, _ := bytes.Cut(line, []byte("="))
+		switch {
+		case string(key) == "fn":
+			name, err := decompress(names, string(value))
 			if err != nil {
 				return dump{}, fmt.Errorf("callgrind dump: line %d: %w", n, err)
 			}
-			if profile {
-				p.add(fn, self)
-			}
-			fn, self = recursionless(name), Counts{}
+			p.add(fn, self)
+			fn, self, file = recursionless(name), Counts{}, fnFile
 			d.sysmon = d.sysmon || fn == "runtime.sysmon"
-		case bytes.HasPrefix(line, []byte("cfn=")):
-			if _, err := decompress(names, string(line[len("cfn="):])); err != nil {
+		case string(key) == "cfn":
+			if _, err := decompress(names, string(value)); err != nil {
 				return dump{}, fmt.Errorf("callgrind dump: line %d: %w", n, err)
 			}
-		case bytes.HasPrefix(line, []byte("calls=")):
+		case want == byLine && (string(key) == "fl" || string(key) == "fi" || string(key) == "fe" || string(key) == "cfi" || string(key) == "cfl"):
+			name, err := decompress(files, string(value))
+			if err != nil {
+				return dump{}, fmt.Errorf("callgrind dump: line %d: %w", n, err)
+			}
+			switch string(key) {
+			case "fl":
+				fnFile, file = name, name
+			case "fi", "fe":
+				file = name
+			}
+		case string(key) == "calls":
 			callCost = true
 		case bytes.HasPrefix(line, []byte("events:")):
 			events = strings.Fields(string(line[len("events:"):]))
 			index = eventIndex(events)
 		case bytes.HasPrefix(line, []byte("positions:")):
-			positions = len(strings.Fields(string(line[len("positions:"):])))
+			positions = strings.Fields(string(line[len("positions:"):]))
+			last = make([]int64, len(positions))
 		case bytes.HasPrefix(line, []byte("totals:")):
 			totals = strings.Fields(string(line[len("totals:"):]))
 		}
@@ -144,7 +202,11 @@ func parseDump(r io.Reader, profile bool) (dump, error) {
 	if d.totals, err = parseSummary(events, totals); err != nil {
 		return dump{}, err
 	}
-	if profile {
+	for at, c := range d.lines {
+		c.CacheSim = d.totals.CacheSim
+		d.lines[at] = c
+	}
+	if want != totalsOnly {
 		p.add(fn, self)
 		for name, c := range p {
 			c.CacheSim = d.totals.CacheSim

@@ -280,7 +280,11 @@ func benchmarkRead(b *testing.B, profile bool) {
 	}
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, err := parseDump(bytes.NewReader(data), profile); err != nil {
+		want := totalsOnly
+		if profile {
+			want = byFunction
+		}
+		if _, err := parseDump(bytes.NewReader(data), want); err != nil {
 			b.Fatal(err)
 		}
 	}
