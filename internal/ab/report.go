@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/heartbeat"
 	"github.com/wirebench/wirebench/internal/human"
 )
 
@@ -26,10 +26,6 @@ func (r *run) progressf(always bool, format string, args ...any) {
 	fmt.Fprintf(r.opts.Progress, "wirebench: ab: "+format+"\n", args...)
 }
 
-// heartbeatEvery is the longest a run goes without a progress line when
-// not verbose: a CI log that stops for a minute looks hung.
-const heartbeatEvery = 10 * time.Second
-
 // chatterf is progressf for the lines only Options.Verbose shows; what it
 // says is kept as what the run is doing, for the heartbeat.
 func (r *run) chatterf(always bool, format string, args ...any) {
@@ -41,34 +37,22 @@ func (r *run) chatterf(always bool, format string, args ...any) {
 	}
 }
 
-// heartbeat writes a line whenever heartbeatEvery has passed without one
-// (what the run did last, and the time elapsed), until stop is called.
+// heartbeat writes a line whenever heartbeat.Every has passed without
+// one (what the run did last, and the time elapsed), until stop is
+// called.
 func (r *run) heartbeat() (stop func()) {
 	if r.opts.Progress == nil {
 		return func() {}
 	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(heartbeatEvery / 20)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-			r.outMu.Lock()
-			quiet, doing := time.Since(r.lastOut) >= heartbeatEvery-heartbeatEvery/20, r.doing
-			r.outMu.Unlock()
-			if quiet && doing != "" {
-				r.progressf(true, "%s elapsed; last: %s", time.Since(r.start).Round(time.Second), doing)
-			}
+	const tick = heartbeat.Every / 20
+	return heartbeat.Start(tick, func() {
+		r.outMu.Lock()
+		quiet, doing := time.Since(r.lastOut) >= heartbeat.Every-tick, r.doing
+		r.outMu.Unlock()
+		if quiet && doing != "" {
+			r.progressf(true, "%s elapsed; last: %s", time.Since(r.start).Round(time.Second), doing)
 		}
-	}()
-	return func() { close(done); wg.Wait() }
+	})
 }
 
 // aaSummary describes the A/A check's outcome in one line: what was

@@ -103,7 +103,7 @@ func SaveDumps(kept, dir string, keys []string) (map[string]string, error) {
 			if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
-			if err := copyTree(src, filepath.Join(dst, side)); err != nil {
+			if err := os.CopyFS(filepath.Join(dst, side), os.DirFS(src)); err != nil {
 				return out, fmt.Errorf("save the dumps of %s: %w", key, err)
 			}
 			if err := writeSelfCost(src, filepath.Join(dst, side+".cg.out"), key); err != nil {
@@ -214,29 +214,4 @@ func readLines(dir string) (callgrind.Lines, error) {
 		sum.Add(l)
 	}
 	return sum, nil
-}
-
-// copyTree copies the regular files under src to the same places under
-// dst.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
 }

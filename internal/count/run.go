@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/callgrind"
+	"github.com/wirebench/wirebench/internal/heartbeat"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/worker"
@@ -235,42 +236,23 @@ func (r *run) progressf(format string, args ...any) {
 	}
 }
 
-// heartbeatEvery is the longest a count goes without a progress line: a
-// process of the whole suite counts for minutes, and a CI log that stops
-// that long looks hung.
-const heartbeatEvery = 10 * time.Second
-
-// heartbeat writes a progress line whenever heartbeatEvery has passed
-// without one, until the returned stop is called.
+// heartbeat writes a progress line whenever heartbeat.Every (r.beat in
+// tests) has passed without one, until the returned stop is called.
 func (r *run) heartbeat() (stop func()) {
 	if r.o.Progress == nil {
 		return func() {}
 	}
-	beat := cmp.Or(r.beat, heartbeatEvery)
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(beat / 10)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-			r.mu.Lock()
-			quiet := time.Since(r.said) >= beat-beat/10 // the ticks come every tenth
-			finished, total, counted, toCount, left := r.done, r.total, r.counted, r.toCount, r.leftLocked()
-			r.mu.Unlock()
-			if quiet {
-				r.progressf("counting: %d of %d benchmark counts done, %d of %d processes finished, %s elapsed%s",
-					counted, toCount, finished, total, time.Since(r.start).Round(time.Second), left)
-			}
+	beat := cmp.Or(r.beat, heartbeat.Every)
+	return heartbeat.Start(beat/10, func() {
+		r.mu.Lock()
+		quiet := time.Since(r.said) >= beat-beat/10 // the ticks come every tenth
+		finished, total, counted, toCount, left := r.done, r.total, r.counted, r.toCount, r.leftLocked()
+		r.mu.Unlock()
+		if quiet {
+			r.progressf("counting: %d of %d benchmark counts done, %d of %d processes finished, %s elapsed%s",
+				counted, toCount, finished, total, time.Since(r.start).Round(time.Second), left)
 		}
-	}()
-	return func() { close(done); wg.Wait() }
+	})
 }
 
 // countedOne notes one benchmark counted in a process.

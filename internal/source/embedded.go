@@ -235,7 +235,7 @@ func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (program.Pr
 		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
 	start := time.Now()
-	stop := heartbeat(t.progress, func() string {
+	stop := building(t.progress, func() string {
 		return fmt.Sprintf("building %s: %s elapsed (go build)", tree, time.Since(start).Round(time.Second))
 	})
 	err = program.GoBuild(ctx, tree, pkg, bin, t.sandbox)

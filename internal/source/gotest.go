@@ -8,12 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/gotest"
+	"github.com/wirebench/wirebench/internal/heartbeat"
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
@@ -134,7 +134,7 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Prog
 	// Finding the packages may download the module's dependencies, and
 	// building compiles them: tens of seconds on a cold cache.
 	start := time.Now()
-	stop := heartbeat(t.progress, func() string {
+	stop := building(t.progress, func() string {
 		return fmt.Sprintf("finding and building the benchmarks of %s: %s elapsed (go list, go test -c)", tree, time.Since(start).Round(time.Second))
 	})
 	pkgs, err := gotest.Discover(ctx, gt, t.g.packages())
@@ -193,31 +193,11 @@ func goTestEnv(env []string) []string {
 	return append(out, "GOTOOLCHAIN="+choice)
 }
 
-// heartbeatEvery is the longest a step goes without a progress line.
-const heartbeatEvery = 10 * time.Second
-
-// heartbeat writes the line what says to progress (prefixed "wirebench: ")
-// every heartbeatEvery until stop is called: for a step that says nothing
-// while it runs, so that a CI log does not look hung.
-func heartbeat(progress io.Writer, what func() string) (stop func()) {
+// building writes a line what says every heartbeat.Every until stop is
+// called: a build says nothing while it runs.
+func building(progress io.Writer, what func() string) (stop func()) {
 	if progress == nil || progress == io.Discard {
 		return func() {}
 	}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(heartbeatEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				fmt.Fprintf(progress, "wirebench: %s\n", what())
-			}
-		}
-	}()
-	return func() { close(done); wg.Wait() }
+	return heartbeat.Start(heartbeat.Every, func() { fmt.Fprintf(progress, "wirebench: %s\n", what()) })
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/bench"
+	"github.com/wirebench/wirebench/internal/heartbeat"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/load"
 	"github.com/wirebench/wirebench/internal/program"
@@ -106,10 +107,10 @@ func timeOne(ctx context.Context, p program.Program, o oneOptions) (*results.Res
 			est[i] = s.NsPerOp()
 		}
 		// Every round with -v; otherwise a line whenever the next round
-		// would end more than heartbeatEvery after the last one, so that
+		// would end more than heartbeat.Every after the last one, so that
 		// a CI log does not look hung.
 		round := time.Since(roundStart)
-		if o.Verbose || time.Since(said)+round >= heartbeatEvery {
+		if o.Verbose || time.Since(said)+round >= heartbeat.Every {
 			fmt.Fprintf(progress, "wirebench: round %d/%d, %s elapsed\n", k+1, o.Samples, time.Since(start).Round(100*time.Millisecond))
 			said = time.Now()
 		}
