@@ -132,7 +132,9 @@ func TestRequestAssembly(t *testing.T) {
 // adds up to its count, most of it the loop's function.
 func TestCountsUnderValgrind(t *testing.T) {
 	vg := findValgrind(t)
-	count := func(t *testing.T, kind string) [3]float64 {
+	// count runs the helper of a kind and returns its three blocks'
+	// counts and their costliest function's self counts.
+	count := func(t *testing.T, kind string) (ir, top [3]float64) {
 		out := filepath.Join(t.TempDir(), "callgrind.out")
 		cmd := exec.Command(vg.Path, Options{}.Args(out, os.Args[0], []string{"-test.run=^TestCountingHelper$", "-test.v"})...)
 		cmd.Env = Env(append(os.Environ(), "WIREBENCH_COUNTING_HELPER="+kind))
@@ -140,7 +142,6 @@ func TestCountsUnderValgrind(t *testing.T) {
 			t.Fatalf("the helper under valgrind: %v\n%s", err, b)
 		}
 		d := Dumps{OutFile: out, Profile: true}
-		var ir [3]float64
 		for i := range ir {
 			c, err := d.Next()
 			if err != nil {
@@ -154,34 +155,38 @@ func TestCountsUnderValgrind(t *testing.T) {
 			if c.ProfileErr != nil || c.Profile.Total().Ir != c.Ir {
 				t.Errorf("%s block %d: its profile adds up to %d instructions of %d (%v)", kind, i+1, c.Profile.Total().Ir, c.Ir, c.ProfileErr)
 			}
-			var top uint64
 			for _, f := range c.Profile {
-				top = max(top, f.Ir)
+				top[i] = max(top[i], float64(f.Ir))
 			}
-			if float64(top) < 0.5*ir[i] {
-				t.Errorf("%s block %d: the costliest function counted %d of %d instructions", kind, i+1, top, c.Ir)
+			if top[i] < 0.5*ir[i] {
+				t.Errorf("%s block %d: the costliest function counted %.0f of %d instructions", kind, i+1, top[i], c.Ir)
 			}
 		}
 		if _, err := d.Next(); !errors.Is(err, ErrNoDump) {
 			t.Errorf("a fourth dump: %v, want ErrNoDump", err)
 		}
-		t.Logf("%s: blocks of 1, 1 and 2 times the work counted %.0f, %.0f and %.0f instructions", kind, ir[0], ir[1], ir[2])
-		return ir
+		t.Logf("%s: blocks of 1, 1 and 2 times the work counted %.0f, %.0f and %.0f instructions (%.0f, %.0f and %.0f in the costliest function)",
+			kind, ir[0], ir[1], ir[2], top[0], top[1], top[2])
+		return ir, top
 	}
-	// The loop body is a handful of instructions an iteration; the
-	// requests around it a few dozen. The runtime's monitor thread, which
-	// wakes on the clock, is left out; what it still causes on the block's
-	// thread is a preemption when the block has run 10 ms of wall time
-	// (about 2,000 instructions each, measured: under load a block of this
-	// size meets one or two). Without it two blocks of the same loop count
-	// the same to the instruction.
-	const preemptions = 5000
-	loop := count(t, "loop")
-	if math.Abs(loop[0]-loop[1]) > preemptions || loop[0] < 4*helperN || loop[0] > 20*helperN {
-		t.Errorf("two blocks of %d iterations counted %v and %v instructions", helperN, loop[0], loop[1])
+	// The loop body is a handful of instructions an iteration, counted
+	// to the instruction: the loop's function counts the same in both
+	// blocks of its work and twice that, but for its call, in the third.
+	// Around it the requests cost a few dozen instructions, and the
+	// runtime what the clock makes it do on the block's thread (the
+	// monitor thread itself is left out): about 1,000-2,000 instructions
+	// each time a block has run 10 ms of wall time, measured, so a few
+	// such on a quiet machine and more under load (5,219 in one block of
+	// a loaded CI run). That part is bounded, not exact: 2% of a block.
+	loop, fn := count(t, "loop")
+	if fn[0] != fn[1] || math.Abs(fn[2]-2*fn[0]) > 50 || fn[0] < 4*helperN || fn[0] > 20*helperN {
+		t.Errorf("the loop's function counted %v, %v and %v instructions in blocks of %d, %d and %d iterations",
+			fn[0], fn[1], fn[2], helperN, helperN, 2*helperN)
 	}
-	if d := loop[2] - 2*min(loop[0], loop[1]); math.Abs(d) > 2*preemptions {
-		t.Errorf("twice the iterations counted %v instead of %v (%+v)", loop[2], 2*min(loop[0], loop[1]), d)
+	for i, total := range loop {
+		if outside := total - fn[i]; outside < 0 || outside > 0.02*total {
+			t.Errorf("block %d counted %v instructions, %v of them outside the loop's function", i+1, total, outside)
+		}
 	}
 	// Work that moves between threads is the loop's, helperOps times
 	// helperWork iterations a block, and the scheduler's handing over, up
@@ -193,12 +198,12 @@ func TestCountsUnderValgrind(t *testing.T) {
 	// blocks came out 60% short or 33% long (what an earlier block left
 	// on another thread), or 97% short when another thread did the work.
 	const handover = 10_000
-	perIteration := min(loop[0], loop[1]) / helperN
+	perIteration := fn[0] / helperN
 	work := perIteration * helperOps * helperWork
 	for _, kind := range []string{"locked", "syscall"} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel() // counting does not mind a neighbour
-			ir := count(t, kind)
+			ir, _ := count(t, kind)
 			for i, scale := range []float64{1, 1, 2} {
 				if want := scale * work; ir[i] < want || ir[i] > want+scale*helperOps*handover {
 					t.Errorf("block %d of %v times the work counted %.0f instructions, want its work's %.0f and at most %d more an operation",
