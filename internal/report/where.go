@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -265,28 +266,47 @@ func typeArg(a string) string {
 	return a
 }
 
+// structure yields the brackets, braces, parentheses and commas of s
+// from start on that lie outside quoted strings (struct tags), each
+// index with the nesting depth after it.
+func structure(s string, start int) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		depth, quoted := 0, false
+		for i := start; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case quoted && c == '\\':
+				i++
+				continue
+			case c == '"':
+				quoted = !quoted
+				continue
+			case quoted:
+				continue
+			case c == '[' || c == '{' || c == '(':
+				depth++
+			case c == ']' || c == '}' || c == ')':
+				depth--
+			case c != ',':
+				continue
+			}
+			if !yield(i, depth) {
+				return
+			}
+		}
+	}
+}
+
 // closing is the index of the bracket that closes the one at open in s,
 // brackets and braces nested and quoted strings (struct tags) skipped;
 // -1 when there is none.
 func closing(s string, open int) int {
-	depth, quoted := 0, false
-	for i := open; i < len(s); i++ {
-		switch c := s[i]; {
-		case quoted && c == '\\':
-			i++
-		case c == '"':
-			quoted = !quoted
-		case quoted:
-		case c == '[' || c == '{' || c == '(':
-			depth++
-		case c == ']' || c == '}' || c == ')':
-			depth--
-			if depth == 0 {
-				if c != ']' {
-					return -1
-				}
-				return i
+	for i, depth := range structure(s, open) {
+		if depth == 0 && s[i] != ',' {
+			if s[i] != ']' {
+				return -1
 			}
+			return i
 		}
 	}
 	return -1
@@ -295,19 +315,9 @@ func closing(s string, open int) int {
 // splitTop splits s at the commas outside brackets, braces and quotes.
 func splitTop(s string) []string {
 	var out []string
-	depth, quoted, start := 0, false, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case quoted && c == '\\':
-			i++
-		case c == '"':
-			quoted = !quoted
-		case quoted:
-		case c == '[' || c == '{' || c == '(':
-			depth++
-		case c == ']' || c == '}' || c == ')':
-			depth--
-		case c == ',' && depth == 0:
+	start := 0
+	for i, depth := range structure(s, 0) {
+		if s[i] == ',' && depth == 0 {
 			out = append(out, s[start:i])
 			start = i + 1
 		}
