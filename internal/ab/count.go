@@ -13,8 +13,9 @@ import (
 // work (count.Pair): every benchmark both builds have, in blocks of the
 // base's sizes, in Settings.Processes fresh processes of each under
 // callgrind; the two sets of processes are compared with compare.Compare,
-// where a counted metric is tested by Welch's t on the processes
-// (compare.TestWelch) and sizes and allocations exactly. What that flags
+// where a counted metric is tested on the processes, process k of the
+// base with process k of the head, which had the same seed
+// (compare.TestPairedT), and sizes and allocations exactly. What that flags
 // is counted again in as many fresh processes of each build and judged
 // on all of them (settle) before it fails the run or is claimed. why
 // says why the run was made this way, for the report.
@@ -66,7 +67,7 @@ func Count(ctx context.Context, base, head count.Build, o count.Options, opts co
 // confirmable reports whether Count counts c's benchmark again: a
 // counted regression that would fail the run, or a counted improvement.
 func confirmable(res *compare.Result, c compare.Comparison) bool {
-	if c.Test != compare.TestWelch {
+	if !c.Counted() {
 		return false
 	}
 	return c.Verdict == compare.Regression && res.Enforced(c) || c.Verdict == compare.Improvement

@@ -20,6 +20,17 @@ const MinProcesses = 3
 // TestWelch is stats.Welch on the log of the processes' counts.
 const TestWelch Test = "welch-t"
 
+// TestPairedT is stats.PairedT on the log of the processes' counts,
+// each base process with the head process of its seed: both met the
+// same inputs (the same order of benchmarks and, where the worker took
+// the seed, the same random state), and what those add to a count
+// cancels in their difference.
+const TestPairedT Test = "paired-t"
+
+// Counted reports whether c's p-value is a counted metric's test of the
+// processes' counts, paired or not.
+func (c Comparison) Counted() bool { return c.Test == TestWelch || c.Test == TestPairedT }
+
 // countedGate says why the counted metrics of cand cannot be judged
 // against base's ("" when they can): each run counted the same way
 // (results.Counter.Diff). Per benchmark the block sizes must agree too
@@ -41,12 +52,13 @@ func countedGate(base, cand *results.Results) string {
 }
 
 // testCounted tests a counted metric (instructions/op, est-cycles/op):
-// every sample is one process's count, so the test is Welch's t on the
-// log of the processes' counts, base against candidate; the estimate is
-// the ratio of their geometric means. When both sides' processes all
-// counted the same there is no spread: equal counts are no change
-// (p = 1), different ones a certain change (p = 0), as for an exact
-// metric. It is reported, not enforced, when the runs counted
+// every sample is one process's count, so the test is on the log of the
+// processes' counts, base against candidate: paired by seed when both
+// sides' processes pair (bySeed), Welch's t otherwise; the estimate is
+// the ratio of their geometric means. When the differences have no
+// spread (every process counted the same on each side, or every pair
+// differed by the same) equal counts are no change (p = 1), different
+// ones a certain change (p = 0), as for an exact metric. It is reported, not enforced, when the runs counted
 // differently (gate, from countedGate), with other block sizes, in fewer
 // than MinProcesses processes a side, or when the unit is not the one
 // the run gates on (Options.CountedUnit).
@@ -78,17 +90,25 @@ func testCounted(n *noisy, gate string, opts Options) {
 		c.Note = "a process counted nothing: no ratio"
 		return
 	}
-	lb, lc := logs(n.p.b), logs(n.p.c)
-	w, err := stats.Welch(lb, lc, opts.Confidence)
+	x, y := logs(n.p.b), logs(n.p.c)
+	c.Spread = pooledSD(x, y)
+	test, same := TestWelch, "every process counted the same on each side"
+	run := stats.Welch
+	if px, py, ok := bySeed(n.p); ok {
+		x, y, test, same, run = px, py, TestPairedT, "every pair of processes differed by the same", stats.PairedT
+		c.Pairs = len(x)
+		c.PairSpread = pairSpread(x, y)
+	}
+	w, err := run(x, y, opts.Confidence)
 	switch {
 	case errors.Is(err, stats.ErrAllEqual):
-		r := math.Exp(lc[0] - lb[0])
+		r := math.Exp(y[0] - x[0])
 		c.Ratio, c.Lo, c.Hi, c.RawRatio = r, r, r, r
-		c.P, c.Test = 1, TestWelch
+		c.P, c.Test = 1, test
 		if r != 1 {
 			c.P = 0
 		}
-		c.Note = "every process counted the same on each side"
+		c.Note = same
 		return
 	case err != nil:
 		c.Note = "no test: " + err.Error()
@@ -96,8 +116,71 @@ func testCounted(n *noisy, gate string, opts Options) {
 	}
 	c.Ratio, c.Lo, c.Hi = math.Exp(w.Estimate), math.Exp(w.Lo), math.Exp(w.Hi)
 	c.RawRatio = c.Ratio
-	c.P, c.Test, c.DF = w.P, TestWelch, w.DF
+	c.P, c.Test, c.DF = w.P, test, w.DF
 	n.counted = &w
+}
+
+// bySeed returns the log counts of p's two sides in pairs, x[i] and
+// y[i] the base's and the head's processes of one seed, when pairing
+// holds: every sample of both sides has a seed, each seed once a side,
+// and both sides the same seeds (a same-runner A/B: process k of both
+// builds has seed k). ok is false otherwise: a stored baseline counted
+// with other seeds, or runs that did not record them.
+func bySeed(p pair) (x, y []float64, ok bool) {
+	if p.bs == nil || p.cs == nil || len(p.bs) != len(p.cs) {
+		return nil, nil, false
+	}
+	at := make(map[uint64]int, len(p.cs))
+	for j, s := range p.cs {
+		if _, dup := at[s]; dup {
+			return nil, nil, false
+		}
+		at[s] = j
+	}
+	for i, s := range p.bs {
+		j, found := at[s]
+		if !found {
+			return nil, nil, false
+		}
+		delete(at, s) // a seed twice in the base finds none the second time
+		x, y = append(x, math.Log(p.b[i])), append(y, math.Log(p.c[j]))
+	}
+	return x, y, true
+}
+
+// pooledSD is the standard deviation between processes of two sides'
+// log counts, each around its own mean: the spread an unpaired test
+// sees (relative, as logs are).
+func pooledSD(x, y []float64) float64 {
+	ssx, dfx := sumSquaresOf(x)
+	ssy, dfy := sumSquaresOf(y)
+	if dfx+dfy <= 0 {
+		return 0
+	}
+	return math.Sqrt((ssx + ssy) / (dfx + dfy))
+}
+
+// pairSpread is the spread a paired test leaves of one process: the
+// standard deviation of the pairs' log differences over sqrt 2 (each
+// difference has two processes' own noise), to set beside pooledSD.
+func pairSpread(x, y []float64) float64 {
+	d := make([]float64, len(x))
+	for i := range x {
+		d[i] = y[i] - x[i]
+	}
+	if len(d) < 2 {
+		return 0
+	}
+	return math.Sqrt(variance(d) / 2)
+}
+
+// sumSquaresOf is the sum of squared deviations of v from its mean and
+// its degrees of freedom.
+func sumSquaresOf(v []float64) (ss, df float64) {
+	if len(v) < 2 {
+		return 0, 0
+	}
+	return variance(v) * float64(len(v)-1), float64(len(v) - 1)
 }
 
 // sameBlocks reports whether two sides' block sizes agree: every
@@ -133,16 +216,21 @@ func logs(v []float64) []float64 {
 	return out
 }
 
-// processSensitivity is the Sensitivity of Welch's test of counts: its
+// processSensitivity is the Sensitivity of the test of counts: its
 // standard error se with df degrees of freedom, from per-process log
-// variances vb and vc with nb and nc processes.
+// variances vb and vc (Welch's), or the variance vd of the pairs' log
+// differences (paired).
 type processSensitivity struct {
-	se, df float64
-	vb, vc float64
+	se, df     float64
+	vb, vc, vd float64
+	paired     bool
 }
 
-func newProcessSensitivity(w *stats.WelchTest, b, c []float64) processSensitivity {
-	return processSensitivity{se: w.SE, df: w.DF, vb: variance(logs(b)), vc: variance(logs(c))}
+func newProcessSensitivity(w *stats.WelchTest, p pair) processSensitivity {
+	if x, y, ok := bySeed(p); ok {
+		return processSensitivity{se: w.SE, df: w.DF, vd: 2 * pairSpread(x, y) * pairSpread(x, y), paired: true}
+	}
+	return processSensitivity{se: w.SE, df: w.DF, vb: variance(logs(p.b)), vc: variance(logs(p.c))}
 }
 
 // MDE is stats.NewRunMDE of the test's standard error and degrees of
@@ -157,14 +245,18 @@ func (s processSensitivity) MDE(level, power float64) (float64, bool) {
 
 // SamplesFor is the processes a side that would detect effect: the
 // fewest n (at most 100) whose standard error sqrt((vb+vc)/n), with
-// 2n-2 degrees of freedom, gives an MDE at or below effect.
+// 2n-2 degrees of freedom (paired: sqrt(vd/n), n-1), gives an MDE at or
+// below effect.
 func (s processSensitivity) SamplesFor(effect, level, power float64) int {
 	for n := 2; n <= 100; n++ {
-		se := math.Sqrt((s.vb + s.vc) / float64(n))
+		se, df := math.Sqrt((s.vb+s.vc)/float64(n)), float64(2*n-2)
+		if s.paired {
+			se, df = math.Sqrt(s.vd/float64(n)), float64(n-1)
+		}
 		if !(se > 0) {
 			return n
 		}
-		d, err := stats.NewRunMDE(se, float64(2*n-2), level, power)
+		d, err := stats.NewRunMDE(se, df, level, power)
 		if err == nil && math.Expm1(d) <= effect {
 			return n
 		}

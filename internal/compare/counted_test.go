@@ -150,3 +150,126 @@ func TestCountedAAFalseAlarms(t *testing.T) {
 		t.Errorf("%d of %d unchanged runs flagged something (%.1f%%), want about alpha = 1%% at most", alarms, trials, 100*rate)
 	}
 }
+
+// seededPair builds two counted runs of benchmarks whose processes
+// share a level per seed (what the seed's inputs add: spread level) and
+// have a little noise of their own (own); the head's target benchmark
+// counts change times the base's. seeds are the seeds each side's
+// samples record, base then head (nil: none recorded).
+func seededPair(rng *rand.Rand, procs int, level, own, change float64, baseSeeds, headSeeds []uint64) (base, head *results.Results) {
+	base, head = results.New("go test", results.Env{}), results.New("go test", results.Env{})
+	base.Settings.Counter, head.Settings.Counter = &callgrind319, &callgrind319
+	for i := range 12 {
+		name := "BenchmarkX/" + string(rune('a'+i))
+		bb, hb := results.Benchmark{Name: name}, results.Benchmark{Name: name}
+		for k := range procs {
+			lv := level * rng.NormFloat64()
+			f := 1.0
+			if i == 0 {
+				f = change
+			}
+			bb.Iterations, hb.Iterations = append(bb.Iterations, 64), append(hb.Iterations, 64)
+			bb.Add(results.UnitInstructionsPerOp, 5000*math.Exp(lv+own*rng.NormFloat64()))
+			hb.Add(results.UnitInstructionsPerOp, f*5000*math.Exp(lv+own*rng.NormFloat64()))
+			if baseSeeds != nil {
+				bb.Seeds = append(bb.Seeds, baseSeeds[k])
+			}
+			if headSeeds != nil {
+				hb.Seeds = append(hb.Seeds, headSeeds[k])
+			}
+		}
+		base.Benchmarks, head.Benchmarks = append(base.Benchmarks, bb), append(head.Benchmarks, hb)
+	}
+	return base, head
+}
+
+// TestCountedPaired: processes of one seed on both sides are tested pair
+// by pair, and a 1% change hidden by a 1% spread of inputs between
+// processes is caught; where seeds are missing, repeated or differ
+// between the sides, the test falls back to Welch's, which cannot see
+// it.
+func TestCountedPaired(t *testing.T) {
+	seeds := []uint64{11, 12, 13, 14, 15}
+	tests := []struct {
+		name       string
+		base, head []uint64
+		wantTest   Test
+		want       Verdict
+	}{
+		{"the same seeds", seeds, seeds, TestPairedT, Regression},
+		{"the same seeds in another order", seeds, []uint64{15, 14, 13, 12, 11}, TestPairedT, Regression},
+		{"no seeds", nil, nil, TestWelch, Inconclusive},
+		{"only the head's", nil, seeds, TestWelch, Inconclusive},
+		{"other seeds", seeds, []uint64{21, 22, 23, 24, 25}, TestWelch, Inconclusive},
+		{"a seed twice", seeds, []uint64{11, 11, 13, 14, 15}, TestWelch, Inconclusive},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(3, 3))
+			head := tt.head
+			if tt.name == "the same seeds in another order" {
+				head = seeds // the levels are drawn in seed order; the head's samples are reordered below
+			}
+			base, cand := seededPair(rng, 5, 0.01, 0.0002, 1.01, tt.base, head)
+			if tt.name == "the same seeds in another order" {
+				for i := range cand.Benchmarks {
+					b := &cand.Benchmarks[i]
+					v := b.Metrics[0].Values
+					for l, r := 0, len(v)-1; l < r; l, r = l+1, r-1 {
+						v[l], v[r] = v[r], v[l]
+						b.Seeds[l], b.Seeds[r] = b.Seeds[r], b.Seeds[l]
+					}
+				}
+			}
+			opts := Defaults()
+			opts.Threshold = 0.005
+			res, err := Compare(base, cand, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := find(t, res, "BenchmarkX/a", results.UnitInstructionsPerOp)
+			if c.Test != tt.wantTest || c.Verdict != tt.want {
+				t.Errorf("%s %s (%+.2f%% [%+.2f, %+.2f]), want %s %s", c.Test, c.Verdict, 100*(c.Ratio-1), 100*(c.Lo-1), 100*(c.Hi-1), tt.wantTest, tt.want)
+			}
+			if tt.wantTest == TestPairedT && (c.Pairs != 5 || !(c.PairSpread < c.Spread/5)) {
+				t.Errorf("pairs %d, spread %.4f within pairs %.4f: want 5 pairs and far less within", c.Pairs, c.Spread, c.PairSpread)
+			}
+			if tt.wantTest == TestWelch && c.Pairs != 0 {
+				t.Errorf("unpaired with %d pairs", c.Pairs)
+			}
+			for _, o := range res.Comparisons {
+				if o.Name != "BenchmarkX/a" && (o.Verdict == Regression || o.Verdict == Improvement) {
+					t.Errorf("%s: %s", o.Name, o.Verdict)
+				}
+			}
+		})
+	}
+}
+
+// TestCountedPairedAAFalseAlarms: unchanged code, its processes paired
+// by seed (inputs spreading counts by 1%), flags something in at most
+// about alpha of the runs, with a floor below the noise.
+func TestCountedPairedAAFalseAlarms(t *testing.T) {
+	trials := 300
+	if testing.Short() {
+		trials = 30
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	seeds := []uint64{1, 2, 3, 4, 5}
+	alarms := 0
+	for range trials {
+		base, cand := seededPair(rng, 5, 0.01, 0.0005, 1, seeds, seeds)
+		opts := Defaults()
+		opts.Threshold = 0.0001
+		res, err := Compare(base, cand, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Count(Regression)+res.Count(Improvement) > 0 {
+			alarms++
+		}
+	}
+	if rate := float64(alarms) / float64(trials); rate > 0.025 {
+		t.Errorf("%d of %d unchanged paired runs flagged something (%.1f%%), want about alpha = 1%% at most", alarms, trials, 100*rate)
+	}
+}

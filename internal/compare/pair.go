@@ -8,12 +8,14 @@ import (
 
 // pair is one benchmark and unit measured by both runs: the baseline's
 // samples b, the candidate's c, the iteration counts behind each side's
-// samples (bn, cn: in sample order, nil when not recorded), and the shard
-// that measured the candidate's (0 unless it was merged from shards).
+// samples (bn, cn: in sample order, nil when not recorded), the seeds of
+// the processes behind them (bs, cs: likewise), and the shard that
+// measured the candidate's (0 unless it was merged from shards).
 type pair struct {
 	name, unit string
 	b, c       []float64
 	bn, cn     []int64
+	bs, cs     []uint64
 	shard      int
 }
 
@@ -44,7 +46,8 @@ func (r *Result) pairUp(base, cand *results.Results) []pair {
 				continue
 			}
 			pairs = append(pairs, pair{name: cb.Key(), unit: m.Unit, b: bv, c: m.Values,
-				bn: iterationsOf(bb, len(bv)), cn: iterationsOf(&cb, len(m.Values)), shard: cb.Shard})
+				bn: iterationsOf(bb, len(bv)), cn: iterationsOf(&cb, len(m.Values)),
+				bs: seedsOf(bb, len(bv)), cs: seedsOf(&cb, len(m.Values)), shard: cb.Shard})
 		}
 		if common == 0 {
 			r.UnitMismatch = append(r.UnitMismatch, cb.Key())
@@ -98,6 +101,15 @@ func iterationsOf(b *results.Benchmark, n int) []int64 {
 		return nil
 	}
 	return b.Iterations
+}
+
+// seedsOf is b's seeds when there is one for each of its n samples, nil
+// otherwise.
+func seedsOf(b *results.Benchmark, n int) []uint64 {
+	if len(b.Seeds) != n {
+		return nil
+	}
+	return b.Seeds
 }
 
 // exampleName is a benchmark name of either run, for an error message

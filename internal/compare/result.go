@@ -93,6 +93,15 @@ type Comparison struct {
 	// Mann–Whitney test of the samples (and for exact metrics, which have
 	// none; paired comparisons say Paired).
 	Test Test
+	// Pairs is, for a counted metric tested paired (TestPairedT), how
+	// many pairs of processes it was tested on; 0 when unpaired.
+	Pairs int
+	// Spread is, for a counted metric, the standard deviation of the
+	// processes' log counts around each side's mean (relative): what
+	// Welch's test sees. PairSpread is, when paired, what remains of it
+	// in a pair's difference (its standard deviation over sqrt 2): what
+	// the paired test sees. 0 when not computed.
+	Spread, PairSpread float64
 	// DF is the degrees of freedom of the new-run test, HistoryRuns the
 	// runs of the history it was judged against (the reference's
 	// included); 0 for other tests.

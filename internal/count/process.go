@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -69,22 +70,32 @@ func (c *counter) Wrap(cmd worker.Command, label string) (worker.Command, string
 type processCounts struct {
 	values   map[string]map[string]float64
 	profiles map[string]map[string]results.Cost
+	// seeds are the seed of the process that counted each benchmark
+	// (a replicate split into parts has one process, and seed, a part).
+	seeds map[string]uint64
 }
 
 func newProcessCounts() processCounts {
-	return processCounts{values: map[string]map[string]float64{}, profiles: map[string]map[string]results.Cost{}}
+	return processCounts{values: map[string]map[string]float64{}, profiles: map[string]map[string]results.Cost{}, seeds: map[string]uint64{}}
 }
 
 // add adds o's benchmarks to pc's: another part of the same replicate.
 func (pc processCounts) add(o processCounts) {
 	maps.Copy(pc.values, o.values)
 	maps.Copy(pc.profiles, o.profiles)
+	maps.Copy(pc.seeds, o.seeds)
 }
 
 // countProcess counts every benchmark of p in one fresh process of b
 // under callgrind, in an order drawn from rng.
-func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *plan, rng *rand.Rand) (processCounts, error) {
-	w, err := program.Start(ctx, side, label, b.Program, b.Env, program.StartOptions{Stderr: r.o.Stderr, Sandbox: r.o.Sandbox, Counter: r.counter}, r.lists)
+func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *plan, seed uint64) (processCounts, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x636f756e74))
+	env := b.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	env = append(slices.Clip(env), worker.RuntimeSeedVar+"="+strconv.FormatUint(seed, 10))
+	w, err := program.Start(ctx, side, label, b.Program, env, program.StartOptions{Stderr: r.o.Stderr, Sandbox: r.o.Sandbox, Counter: r.counter}, r.lists)
 	if err != nil {
 		return processCounts{}, err
 	}
@@ -92,7 +103,8 @@ func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *
 	if err := w.Countable(); err != nil {
 		return processCounts{}, err
 	}
-	r.noteWay(side, w.CountWay())
+	way := w.CountWay()
+	r.noteWay(side, way)
 	out := newProcessCounts()
 	order := rng.Perm(len(p.names))
 	for k, i := range order {
@@ -103,6 +115,9 @@ func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *
 			return processCounts{}, err
 		}
 		out.values[name] = v
+		if way.Random == worker.SeededRandom {
+			out.seeds[name] = seed // its inputs were the seed's: it pairs
+		}
 		if prof != nil {
 			out.profiles[name] = prof
 		}

@@ -32,7 +32,7 @@ func (r *run) results(side string, cal *calibration, p *plan, procs []processCou
 	way := r.way(side)
 	res.Settings = results.Settings{Seed: r.o.Seed, Source: "wirebench count", Elapsed: time.Since(r.start), Rounds: len(procs),
 		Counter: &results.Counter{Tool: "callgrind", Version: r.o.Valgrind.Version, CacheSim: r.o.Callgrind.CacheSim,
-			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks, Heap: way.Heap, Threads: way.Threads, CPU: way.CPU,
+			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks, Heap: way.Heap, Threads: way.Threads, CPU: way.CPU, Random: way.Random, MemProfile: callgrind.MemProfile,
 			Estimate: r.estimated, Budget: r.cutFor}}
 	if cpu := res.Settings.Counter.CPU; cpu != "" && h.CPUID != nil {
 		res.Settings.Counter.Lacks = callgrind.FeatureList(callgrind.Lacking(h.CPUID.Features(), strings.Fields(cpu)))
@@ -47,6 +47,9 @@ func (r *run) results(side string, cal *calibration, p *plan, procs []processCou
 				continue // a process that did not count it (a costly benchmark's)
 			}
 			b.Iterations = append(b.Iterations, int64(p.iterations[key]))
+			if s, ok := pc.seeds[key]; ok {
+				b.Seeds = append(b.Seeds, s) // a process not seeded leaves the benchmark unpaired
+			}
 			for u := range pc.values[key] {
 				units[u] = true
 			}

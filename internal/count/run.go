@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -146,7 +145,7 @@ func (r *run) runJobs(ctx context.Context, jobs []*job) error {
 				return
 			}
 			t0 := time.Now()
-			out, err := r.countProcess(ctx, j.side, j.label, j.build, j.plan, rand.New(rand.NewPCG(j.seed, 0x636f756e74)))
+			out, err := r.countProcess(ctx, j.side, j.label, j.build, j.plan, j.seed)
 			if err != nil {
 				errs[i] = underValgrind(err)
 				cancel()

@@ -101,7 +101,7 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 		return nil, err
 	}
 	extra := map[string]string{}
-	hooks := false
+	hooks, seeded := false, false
 	if t.TimerHooks {
 		if err := os.MkdirAll(filepath.Join(dir, "overlay"), 0o755); err != nil {
 			return nil, err
@@ -113,8 +113,18 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 		if ok {
 			extra[target], hooks = src, true
 		}
+		// The runtime seeded per process (SeedVar), so that two builds'
+		// processes of one seed pair; a toolchain whose runtime does
+		// not take the patch is counted unseeded.
+		target, src, ok, err = runtimeOverlay(ctx, t, filepath.Join(dir, "overlay"))
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			extra[target], seeded = src, true
+		}
 	}
-	overlay, err := writeOverlay(pkgs, filepath.Join(dir, "overlay"), extra, hooks)
+	overlay, err := writeOverlay(pkgs, filepath.Join(dir, "overlay"), extra, hooks, seeded)
 	if err != nil {
 		return nil, err
 	}
@@ -142,9 +152,10 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 
 // writeOverlay renders the worker's files for every package into dir and
 // writes the go command's overlay file mapping them into the packages,
-// with the extra entries (the patched testing package); hooks says
-// whether the testing package calls TimerHook.
-func writeOverlay(pkgs []Package, dir string, extra map[string]string, hooks bool) (string, error) {
+// with the extra entries (the patched testing package and runtime); hooks
+// says whether the testing package calls TimerHook, seeded whether the
+// runtime takes its seed from SeedVar.
+func writeOverlay(pkgs []Package, dir string, extra map[string]string, hooks, seeded bool) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -164,8 +175,11 @@ func writeOverlay(pkgs []Package, dir string, extra map[string]string, hooks boo
 			DirtyHeapBytes                    int
 			AllThreads                        string
 			MonitorZero, MonitorDump          string
+			RuntimeSeed                       bool
+			RuntimeSeedVar, SeededRandom      string
 		}{p.Name, p.ImportPath, p.Internal, p.External, worker.Version, hooks, TimerHook, TimerStop, TimerStart, TimerReset,
-			worker.DirtyHeap, worker.DirtyHeapBytes, worker.AllThreads, callgrind.MonitorZero, callgrind.MonitorDump}
+			worker.DirtyHeap, worker.DirtyHeapBytes, worker.AllThreads, callgrind.MonitorZero, callgrind.MonitorDump,
+			seeded, worker.RuntimeSeedVar, worker.SeededRandom}
 		files := []struct {
 			name string
 			tmpl *template.Template

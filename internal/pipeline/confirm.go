@@ -27,7 +27,7 @@ import (
 // the run (not accepted by the pull request) and is not yet re-measured:
 // what Confirm re-judges.
 func confirmable(r *compare.Result, c compare.Comparison) bool {
-	return r.Fails(c) && (c.Test == compare.TestNewRun || c.Test == compare.TestWelch)
+	return r.Fails(c) && (c.Test == compare.TestNewRun || c.Counted())
 }
 
 // improvable reports whether c is a counted improvement, which Confirm
@@ -35,10 +35,10 @@ func confirmable(r *compare.Result, c compare.Comparison) bool {
 // ones: further processes of the flagged benchmarks cost a minute, a
 // second timed measurement of the suite would cost a run.
 func improvable(c compare.Comparison) bool {
-	return c.Verdict == compare.Improvement && c.Test == compare.TestWelch
+	return c.Verdict == compare.Improvement && c.Counted()
 }
 
-// A counted regression (compare.TestWelch) is confirmed the same way, by
+// A counted regression (compare.TestWelch or TestPairedT) is confirmed the same way, by
 // more processes: the flagged benchmarks are counted again in fresh
 // processes and judged on all of the candidate's. Counts of some
 // benchmarks are bimodal by process (a code path chosen once per
@@ -96,18 +96,18 @@ func Confirm(o *Outcome, base *baseline.Baseline, again *results.Results, opts c
 			c.Note = joinNote(c.Note, "not measured again in a second process: enforced as measured")
 			held++
 		case s.Verdict == compare.Regression && second.Enforced(s):
-			c.Note = joinNote(c.Note, pick(c.Test == compare.TestWelch, "held on all processes", "confirmed in a second process")+": "+measured(s))
+			c.Note = joinNote(c.Note, pick(c.Counted(), "held on all processes", "confirmed in a second process")+": "+measured(s))
 			held++
 		case s.Verdict == compare.Regression:
 			// Measured again as a regression, but in a state that
 			// cannot be judged (the machine busy beside it, say): it is
 			// neither confirmed nor refuted, and the note says why.
 			c.Unconfirmed = true
-			c.Note = joinNote(c.Note, pick(c.Test == compare.TestWelch, "a regression on all processes too", "a regression in a second process too")+" ("+measured(s)+"), but that measurement could not be enforced ("+strings.TrimPrefix(s.NotEnforced, "not enforced: ")+"): reported, not enforced")
+			c.Note = joinNote(c.Note, pick(c.Counted(), "a regression on all processes too", "a regression in a second process too")+" ("+measured(s)+"), but that measurement could not be enforced ("+strings.TrimPrefix(s.NotEnforced, "not enforced: ")+"): reported, not enforced")
 			failed++
 		default:
 			c.Unconfirmed = true
-			c.Note = joinNote(c.Note, pick(c.Test == compare.TestWelch, "did not hold on all processes", "did not reproduce in a second process")+" ("+measured(s)+"): reported, not enforced")
+			c.Note = joinNote(c.Note, pick(c.Counted(), "did not hold on all processes", "did not reproduce in a second process")+" ("+measured(s)+"): reported, not enforced")
 			failed++
 		}
 	}

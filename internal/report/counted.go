@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/stats"
 )
 
 // Counted runs: what was counted and how, and what counting cannot see,
@@ -40,8 +42,8 @@ func countedSentence(r *compare.Result, elapsed time.Duration) string {
 		who = "each build"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s under Valgrind's callgrind %s, %s, in %s of %s, %s; a process's blocks reduce to their median, and the processes are the replicates of Welch's t-test. A count does not move with what else runs on the machine. ",
-		pick(r.Clock == nil, "Counted, not timed", "Counted"), units, c.Version, cache, human.Plural(c.Processes, "process", "processes"), who, methodText(c.Method))
+	fmt.Fprintf(&b, "%s: %s under Valgrind's callgrind %s, %s, in %s of %s, %s; a process's blocks reduce to their median, and the processes are the replicates%s. A count does not move with what else runs on the machine. ",
+		pick(r.Clock == nil, "Counted, not timed", "Counted"), units, c.Version, cache, human.Plural(c.Processes, "process", "processes"), who, methodText(c.Method), pairingText(r))
 	if s := budgetSentence(c); s != "" {
 		b.WriteString(s + " ")
 	}
@@ -98,13 +100,75 @@ func methodText(method string) string {
 	return "each benchmark in blocks of a fixed number of iterations"
 }
 
+// pairing is how many of r's counted comparisons were tested paired by
+// seed (compare.TestPairedT), of all counted ones with a test.
+func pairing(r *compare.Result) (paired, tested int) {
+	for _, c := range r.Comparisons {
+		if c.Counted() {
+			tested++
+			if c.Test == compare.TestPairedT {
+				paired++
+			}
+		}
+	}
+	return paired, tested
+}
+
+// pairingText is the end of the sentence on the replicates: how the
+// processes were tested, paired by seed or not, and what spread between
+// processes the pairing left.
+func pairingText(r *compare.Result) string {
+	paired, tested := pairing(r)
+	switch {
+	case tested == 0 || paired == 0:
+		return " of Welch's t-test"
+	case paired < tested:
+		return fmt.Sprintf(": process k of each build had seed k (the same order of benchmarks, and the same random state where the worker could set it), so %d of %d counts were tested pair by pair (paired t-test, %s), the others by Welch's t-test",
+			paired, tested, spreadText(r))
+	}
+	return fmt.Sprintf(": process k of each build had seed k (the same order of benchmarks, and the same random state where the worker could set it), so the counts were tested pair by pair (paired t-test, %s)", spreadText(r))
+}
+
+// spreadText says, for the paired counts of the unit r gates on, the
+// median spread between processes and what remained of it within pairs.
+func spreadText(r *compare.Result) string {
+	var all, within []float64
+	for _, c := range r.Comparisons {
+		if c.Test == compare.TestPairedT && c.Unit == cmp.Or(r.Options.CountedUnit, results.UnitInstructionsPerOp) {
+			all, within = append(all, c.Spread), append(within, c.PairSpread)
+		}
+	}
+	if len(all) == 0 {
+		return "no gating unit paired"
+	}
+	a, _ := stats.Median(all)
+	w, _ := stats.Median(within)
+	return fmt.Sprintf("median spread between processes %s, within pairs %s", spreadPercent(a), spreadPercent(w))
+}
+
+// spreadPercent is a relative spread in percent, to two significant
+// digits below 1%.
+func spreadPercent(s float64) string {
+	switch {
+	case s >= 0.01:
+		return fmt.Sprintf("%.1f%%", 100*s)
+	case s >= 0.0001:
+		return fmt.Sprintf("%.3f%%", 100*s)
+	}
+	return fmt.Sprintf("%.4f%%", 100*s)
+}
+
 // changedRule is the summary's sentence on what makes a speed metric
 // change: the timings' test, or for counted runs Welch's, or both with
 // the wall-time check's floor.
 func changedRule(r *compare.Result) string {
 	o := r.Options
-	count := fmt.Sprintf("A count changed when Welch's t-test on the processes' log counts is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s. ",
-		correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence))
+	test := "Welch's t-test"
+	if paired, tested := pairing(r); paired > 0 {
+		test = pick(paired == tested, "the paired t-test", "the paired t-test (Welch's where processes did not pair)")
+	}
+	count := fmt.Sprintf("A count changed when %s on the processes' log counts is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s. ",
+		test, correctionText(o.Correction), o.Alpha, human.Percent(o.Threshold), human.Percent(o.Confidence))
 	switch {
 	case r.Clock != nil:
 		return count + fmt.Sprintf("A wall time changed when %s is significant (%s p < %g over the timings) **and** the change is beyond ±%s. ",

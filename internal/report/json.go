@@ -58,6 +58,10 @@ const (
 // "enforced" and "not_enforced" (whether the verdict can fail the run, and
 // why not), "test", "df" and "history_runs" (which test gave the p-value,
 // and for the new-run test its degrees of freedom and the history's runs).
+// A counted metric's comparison carries "spread" (the standard deviation
+// of the processes' log counts around each side's mean) and, when its
+// processes were tested pair by pair ("test": "paired-t"), "pairs" and
+// "pair_spread" (what remained of the spread within a pair).
 //
 // Numbers that are NaN or infinite (a p-value of an exact metric, an
 // interval that could not be estimated, a ratio against a zero baseline,
@@ -148,6 +152,7 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 			Paired: c.Paired, Unconfirmed: c.Unconfirmed, Accepted: c.Accepted,
 			Enforced: r.Enforced(c), NotEnforced: notEnforcedReason(r, c), Test: testName(c),
 			DF: dfNum(c.DF), HistoryRuns: c.HistoryRuns, Where: whereJSON(c.Where),
+			Spread: c.Spread, Pairs: c.Pairs, PairSpread: c.PairSpread,
 		})
 	}
 	enc := json.NewEncoder(w)
@@ -392,6 +397,11 @@ type jsonComparison struct {
 	Test        string             `json:"test"`
 	DF          num                `json:"df"`
 	HistoryRuns int                `json:"history_runs"`
+	// Spread, Pairs and PairSpread are a counted metric's spread between
+	// processes and, tested paired, its pairs and the spread within them.
+	Spread     float64 `json:"spread,omitempty"`
+	Pairs      int     `json:"pairs,omitempty"`
+	PairSpread float64 `json:"pair_spread,omitempty"`
 	// Where is, on a counted regression or improvement (or an
 	// inconclusive count beyond the threshold), the functions behind it
 	// (compare.Where).

@@ -147,8 +147,18 @@ type Counter struct {
 	// Lacks those of the machine's own CPU it lacked: code that picks its
 	// path by CPU features was counted on another path than it runs
 	// natively. "" where not recorded.
-	CPU   string `json:"cpu,omitempty"`
-	Lacks string `json:"lacks,omitempty"`
+	CPU string `json:"cpu,omitempty"`
+	// Random is where the counted processes' random state came from:
+	// "seeded" (worker.SeededRandom: each process's runtime from its
+	// seed, so two builds' processes of one seed pair; Benchmark.Seeds)
+	// or "" (drawn anew by each process, or processes that disagreed).
+	// It moves no count's expectation, so it is not compared (Diff).
+	Random string `json:"random,omitempty"`
+	// MemProfile is what the counted processes did with the runtime's
+	// memory profiling: "off" (callgrind.MemProfile), or "" when not said
+	// (on: sampled allocations cost a stack unwinding each, counted).
+	MemProfile string `json:"mem_profile,omitempty"`
+	Lacks      string `json:"lacks,omitempty"`
 	// Estimate is what the count was expected to take when it started
 	// (from the native calibration and the plan), beside Settings.Elapsed;
 	// Budget, when set, the budget its plan was cut for (fewer blocks or
@@ -182,14 +192,16 @@ func (c *Counter) Diff(o *Counter) []Difference {
 	add("heap", orNotSaid(c.Heap), orNotSaid(o.Heap))
 	add("threads", orNotSaid(c.Threads), orNotSaid(o.Threads))
 	add("counted CPU's features", orNotSaid(c.CPU), orNotSaid(o.CPU))
+	add("memory profiling", orNotSaid(c.MemProfile), orNotSaid(o.MemProfile))
 	return d
 }
 
 // String is the counter as the Go benchmark format's
 // "wirebench-counter:" line writes it: "callgrind 3.19.0 method=block
 // processes=5 blocks=3", with " cache=GEOMETRY" (its spaces as "_") when
-// the cache was simulated, " heap=dirty", " threads=all", " cpu=F,F,..."
-// and " lacks=F,F,..." when recorded. ParseCounter reads it back.
+// the cache was simulated, " heap=dirty", " threads=all", " cpu=F,F,...",
+// " lacks=F,F,...", " random=seeded" and " memprofile=off" when
+// recorded. ParseCounter reads it back.
 func (c *Counter) String() string {
 	s := fmt.Sprintf("%s %s method=%s processes=%d blocks=%d", c.Tool, c.Version, c.Method, c.Processes, c.Blocks)
 	if c.CacheSim {
@@ -206,6 +218,12 @@ func (c *Counter) String() string {
 	}
 	if c.Lacks != "" {
 		s += " lacks=" + strings.ReplaceAll(c.Lacks, " ", ",")
+	}
+	if c.Random != "" {
+		s += " random=" + c.Random
+	}
+	if c.MemProfile != "" {
+		s += " memprofile=" + c.MemProfile
 	}
 	return s
 }
@@ -248,6 +266,10 @@ func ParseCounter(s string) (*Counter, error) {
 			c.CPU = strings.ReplaceAll(v, ",", " ")
 		case "lacks":
 			c.Lacks = strings.ReplaceAll(v, ",", " ")
+		case "random":
+			c.Random = v
+		case "memprofile":
+			c.MemProfile = v
 		}
 		if err != nil || c.Processes < 0 || c.Blocks < 0 {
 			return nil, fmt.Errorf("counter %q: %s=%s is not a count", s, k, v)
@@ -300,8 +322,15 @@ type Benchmark struct {
 	Dataset string `json:"dataset,omitempty"`
 	Op      string `json:"op,omitempty"` // OpSerialize or OpDeserialize
 	// Iterations is the batch size behind each sample, in sample order.
-	Iterations []int64  `json:"iterations,omitempty"`
-	Metrics    []Metric `json:"metrics"`
+	Iterations []int64 `json:"iterations,omitempty"`
+	// Seeds is, on a counted run, the seed of the process behind each
+	// sample, in sample order: it chose the process's order of
+	// benchmarks and, where the worker could take it, the program's
+	// random state (docs/counted.md). Two builds' samples of one seed
+	// met the same inputs, so a comparison pairs them. Empty when not
+	// recorded.
+	Seeds   []uint64 `json:"seeds,omitempty"`
+	Metrics []Metric `json:"metrics"`
 	// NativeNsPerOp is, on a counted run, how long one operation took
 	// natively in the calibration before counting (one short warm-up on
 	// this machine): too rough to gate on, but what a count must explain
@@ -531,6 +560,7 @@ func (r *Results) Clone() *Results {
 	for i := range c.Benchmarks {
 		b := &c.Benchmarks[i]
 		b.Iterations = slices.Clone(b.Iterations)
+		b.Seeds = slices.Clone(b.Seeds)
 		b.Metrics = slices.Clone(b.Metrics)
 		for j := range b.Metrics {
 			b.Metrics[j].Values = slices.Clone(b.Metrics[j].Values)
@@ -563,6 +593,7 @@ func (r *Results) AddProcesses(o *Results) {
 			continue
 		}
 		b.Iterations = append(b.Iterations, ob.Iterations...)
+		b.Seeds = append(b.Seeds, ob.Seeds...)
 		for _, m := range ob.Metrics {
 			for _, v := range m.Values {
 				b.Add(m.Unit, v)

@@ -277,6 +277,56 @@ type WelchTest struct {
 	T, P float64
 }
 
+// PairedT is the paired t test of y against x: the one-sample t test of
+// the differences y[i] - x[i], each pair measured under the same
+// conditions, as R's t.test(y, x, paired = TRUE) computes it (checked
+// against R in testdata/newrun.R). What the pairs share cancels in their
+// difference: counts of base and head processes that drew the same
+// random inputs. The result's fields mean what Welch's do, with
+// SE = sd(d)/sqrt(n) and DF = n - 1. It needs at least 2 pairs; when
+// every difference is the same there is no spread: ErrAllEqual.
+func PairedT(x, y []float64, confidence float64) (WelchTest, error) {
+	t, err := pairedT(x, y, confidence)
+	if err != nil {
+		return WelchTest{}, fmt.Errorf("stats: paired t test: %w", err)
+	}
+	return t, nil
+}
+
+func pairedT(x, y []float64, confidence float64) (WelchTest, error) {
+	if err := checkLevel("confidence", confidence); err != nil {
+		return WelchTest{}, err
+	}
+	if len(x) != len(y) {
+		return WelchTest{}, fmt.Errorf("%d values of x and %d of y do not pair", len(x), len(y))
+	}
+	d := make([]float64, len(x))
+	for i := range x {
+		d[i] = y[i] - x[i]
+	}
+	if err := checkSample("the differences", d, 2); err != nil {
+		return WelchTest{}, err
+	}
+	ss, df := sumSquares(d)
+	if ss == 0 {
+		return WelchTest{}, fmt.Errorf("every pair differs by the same: %w", ErrAllEqual)
+	}
+	se := math.Sqrt(ss / df / float64(len(d)))
+	diff := mean(d)
+	dist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
+	half := dist.Quantile(1-(1-confidence)/2) * se
+	t := diff / se
+	res := WelchTest{
+		Interval: Interval{Estimate: diff, Lo: diff - half, Hi: diff + half, Confidence: confidence},
+		SE:       se, DF: df, T: t,
+		P: math.Min(1, 2*dist.Survival(math.Abs(t))),
+	}
+	if err := finiteInterval(res.Interval); err != nil {
+		return WelchTest{}, err
+	}
+	return res, nil
+}
+
 // Welch is Welch's two-sample t test of mean(y) against mean(x), each
 // sample with its own variance: SE² = var(x)/len(x) + var(y)/len(y),
 // DF by the Welch–Satterthwaite equation, as R's t.test(y, x) computes

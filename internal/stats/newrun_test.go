@@ -90,6 +90,19 @@ type newRunReference struct {
 		T          num    `json:"t"`
 		P          num    `json:"p"`
 	} `json:"welch"`
+	Paired []struct {
+		Name       string `json:"name"`
+		X          []num  `json:"x"`
+		Y          []num  `json:"y"`
+		Confidence num    `json:"confidence"`
+		Estimate   num    `json:"estimate"`
+		Lo         num    `json:"lo"`
+		Hi         num    `json:"hi"`
+		SE         num    `json:"se"`
+		DF         num    `json:"df"`
+		T          num    `json:"t"`
+		P          num    `json:"p"`
+	} `json:"paired"`
 }
 
 func loadNewRunReference(t *testing.T) *newRunReference {
@@ -337,6 +350,61 @@ func TestWelchReference(t *testing.T) {
 			checkNear(t, "t", got.T, float64(c.T), 1e-9, 0)
 			checkNear(t, "p", got.P, float64(c.P), 1e-9, 0)
 		})
+	}
+}
+
+// TestPairedTReference: every field of PairedT agrees with R's
+// t.test(y, x, paired = TRUE) to 1e-9 relative, and on pairs that share
+// a per-process level it is far narrower than Welch's test of the same
+// values (which sees the level as noise).
+func TestPairedTReference(t *testing.T) {
+	ref := loadNewRunReference(t)
+	if len(ref.Paired) == 0 {
+		t.Fatal("testdata/newrun.json lacks paired cases")
+	}
+	for _, c := range ref.Paired {
+		t.Run(c.Name, func(t *testing.T) {
+			x, y := floats(c.X), floats(c.Y)
+			got, err := PairedT(x, y, float64(c.Confidence))
+			if err != nil {
+				t.Fatal(err)
+			}
+			se := float64(c.SE)
+			checkNear(t, "estimate", got.Estimate, float64(c.Estimate), 1e-9, se)
+			checkNear(t, "lo", got.Lo, float64(c.Lo), 1e-9, se)
+			checkNear(t, "hi", got.Hi, float64(c.Hi), 1e-9, se)
+			checkNear(t, "se", got.SE, se, 1e-9, 0)
+			checkNear(t, "df", got.DF, float64(c.DF), 1e-9, 0)
+			checkNear(t, "t", got.T, float64(c.T), 1e-9, 0)
+			checkNear(t, "p", got.P, float64(c.P), 1e-9, 0)
+			w, err := Welch(x, y, float64(c.Confidence))
+			if err != nil || !(w.SE > 5*got.SE) {
+				t.Errorf("Welch's standard error %v (%v), want more than 5 times the paired %v", w.SE, err, got.SE)
+			}
+		})
+	}
+}
+
+// TestPairedTErrors: unequal lengths, one pair, equal differences.
+func TestPairedTErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		x, y []float64
+		want error
+	}{
+		{"one pair", []float64{1}, []float64{2}, ErrTooFew},
+		{"every pair one apart", []float64{1, 2, 3}, []float64{2, 3, 4}, ErrAllEqual},
+		{"not finite", []float64{1, math.Inf(1)}, []float64{1, 2}, ErrNotFinite},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := PairedT(tt.x, tt.y, 0.95); !errors.Is(err, tt.want) {
+				t.Errorf("PairedT(%v, %v) = %v, want %v", tt.x, tt.y, err, tt.want)
+			}
+		})
+	}
+	if _, err := PairedT([]float64{1, 2}, []float64{1, 2, 3}, 0.95); err == nil {
+		t.Error("PairedT of 2 and 3 values: no error")
 	}
 }
 

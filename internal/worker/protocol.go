@@ -49,6 +49,11 @@ type Hello struct {
 	// dumps hold: "all" (AllThreads), or "" from a worker that does not
 	// say (older ones: the thread that began the block only).
 	CountThreads string `json:"count_threads,omitempty"`
+	// CountRandom, with Counting, says where the process's random state
+	// came from: "seeded" (SeededRandom: the runtime took its seed from
+	// RuntimeSeedVar), or "" (the kernel's random bytes, drawn anew by
+	// every process).
+	CountRandom string `json:"count_random,omitempty"`
 	// CPUID is the worker's CPU features as it reads them (under Valgrind,
 	// Valgrind's virtual CPU's); nil from a worker that does not say.
 	CPUID *callgrind.CPUID `json:"cpuid,omitempty"`
@@ -64,6 +69,17 @@ type Hello struct {
 	// one iteration before it warms it up.
 	TimerHooks bool `json:"timer_hooks,omitempty"`
 }
+
+// RuntimeSeedVar is the environment variable a counted process gets its
+// seed in: a test binary built for counting seeds the Go runtime's
+// random state from it (internal/gotest's PatchRuntimeSeed), so that the
+// base's and the head's processes of one seed draw the same hash seeds,
+// map orders and unseeded math/rand streams. Other workers ignore it.
+const RuntimeSeedVar = "WIREBENCH_RUNTIME_SEED"
+
+// SeededRandom is Hello.CountRandom of a worker whose runtime took its
+// seed from RuntimeSeedVar.
+const SeededRandom = "seeded"
 
 // DirtyHeap is Hello.CountHeap of a worker that counts every block on
 // the same kind of memory. The Go runtime zeroes memory it reuses and
@@ -92,11 +108,11 @@ const AllThreads = "all"
 // CountWay is how a counting worker counts its blocks, as its Hello says:
 // CountHeap, CountThreads, and CPU, the features of the CPU it counted on
 // (callgrind.FeatureList of its CPUID; "" when it does not say).
-type CountWay struct{ Heap, Threads, CPU string }
+type CountWay struct{ Heap, Threads, CPU, Random string }
 
 // CountWay is h's.
 func (h Hello) CountWay() CountWay {
-	w := CountWay{Heap: h.CountHeap, Threads: h.CountThreads}
+	w := CountWay{Heap: h.CountHeap, Threads: h.CountThreads, Random: h.CountRandom}
 	if h.CPUID != nil {
 		w.CPU = callgrind.FeatureList(h.CPUID.Features())
 	}
@@ -112,7 +128,7 @@ func (w CountWay) Agree(o CountWay) CountWay {
 		}
 		return a
 	}
-	return CountWay{Heap: agree(w.Heap, o.Heap), Threads: agree(w.Threads, o.Threads), CPU: agree(w.CPU, o.CPU)}
+	return CountWay{Heap: agree(w.Heap, o.Heap), Threads: agree(w.Threads, o.Threads), CPU: agree(w.CPU, o.CPU), Random: agree(w.Random, o.Random)}
 }
 
 // Ops of the protocol.

@@ -1,5 +1,5 @@
 # newrun.R — reference values for stats.NewRun, NewRuns, NewRunsFloor,
-# NewRunMDE, Welch, Dispersion and Trend,
+# NewRunMDE, Welch, PairedT, Dispersion and Trend,
 # computed with R (base packages only).
 #
 # How it was run (from the repository root):
@@ -48,6 +48,11 @@
 # conf): the estimate mean(y) - mean(x), its interval, the standard error
 # (stderr), the Welch-Satterthwaite degrees of freedom (parameter), the
 # statistic and the p-value.
+#
+# PairedT(x, y, conf) is R's t.test(y, x, paired = TRUE, conf.level =
+# conf), the same fields as Welch's: the mean difference, its interval,
+# the standard error, n - 1 degrees of freedom, the statistic and the
+# p-value.
 #
 # NewRunsFloor(xs, ref, other, minS, conf) is NewRuns with the spread of
 # one run taken as at least minS: s = max(s, minS), the same df (runs
@@ -229,6 +234,30 @@ welchs <- c(
   welch("unequal_spreads_3_4", w3, w4, 0.95),
   welch("bimodal_side_99", b5 - log(1500) + log(472.2e6), bi, 0.99)
 )
+paired <- function(name, x, y, conf) {
+  tt <- t.test(y, x, paired = TRUE, conf.level = conf)
+  sprintf(paste0('    {"name": "%s", "x": %s, "y": %s, "confidence": %s,\n',
+                 '     "estimate": %s, "lo": %s, "hi": %s, "se": %s, "df": %s, "t": %s, "p": %s}'),
+          name, arr(x), arr(y), num(conf), num(mean(y - x)), num(tt$conf.int[1]), num(tt$conf.int[2]),
+          num(tt$stderr), num(tt$parameter), num(tt$statistic), num(tt$p.value))
+}
+# Log counts per process pair, base and head with the same inputs: a
+# per-process level both sides share (inputs drawn per process, spread
+# 1%) and a little of each side's own (0.02%); a change of 0.3% and none;
+# ten pairs at 99%.
+set.seed(33)
+lv5 <- rnorm(5, 0, 0.01)
+pb5 <- signif(log(7500) + lv5 + rnorm(5, 0, 2e-4), 10)
+ph5 <- signif(log(7500 * 1.003) + lv5 + rnorm(5, 0, 2e-4), 10)
+pa5 <- signif(log(7500) + lv5 + rnorm(5, 0, 2e-4), 10)
+lv10 <- rnorm(10, 0, 0.01)
+pb10 <- signif(log(2e4) + lv10 + rnorm(10, 0, 1e-4), 10)
+ph10 <- signif(log(2e4 * 0.998) + lv10 + rnorm(10, 0, 1e-4), 10)
+paireds <- c(
+  paired("shared_level_5", pb5, ph5, 0.95),
+  paired("aa_shared_level_5", pb5, pa5, 0.95),
+  paired("ten_pairs_99", pb10, ph10, 0.99)
+)
 newrunsfloor <- function(name, xs, ref, other, mins, conf) {
   k <- length(ref)
   m <- length(xs)
@@ -310,6 +339,7 @@ cat('  "mde": [\n', paste(mdes, collapse = ",\n"), "\n  ],\n", sep = "")
 cat('  "inflate": [\n', paste(inflates, collapse = ",\n"), "\n  ],\n", sep = "")
 cat('  "dispersion": [\n', paste(disps, collapse = ",\n"), "\n  ],\n", sep = "")
 cat('  "welch": [\n', paste(welchs, collapse = ",\n"), "\n  ],\n", sep = "")
+cat('  "paired": [\n', paste(paireds, collapse = ",\n"), "\n  ],\n", sep = "")
 cat('  "newruns_floor": [\n', paste(floors, collapse = ",\n"), "\n  ],\n", sep = "")
 cat('  "trend": [\n', paste(trends, collapse = ",\n"), "\n  ]\n", sep = "")
 cat("}\n")
