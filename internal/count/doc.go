@@ -27,5 +27,6 @@
 // sizes, and counts changed benchmarks again in fresh processes of both
 // (Pair.Again) before a comparison (internal/ab) claims them. How one
 // block is measured is the worker's (internal/worker); what a count
-// means is compared in internal/compare (Welch's t on the processes).
+// means is compared in internal/compare (a t-test on the processes,
+// paired by seed where the processes took it: worker.RuntimeSeedVar).
 package count

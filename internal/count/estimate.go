@@ -28,7 +28,7 @@ const (
 
 // MinProcesses is the fewest processes a budget cuts a count to: a
 // count gates only with at least 3 processes a side (compare's rule for
-// counts), since the processes are the replicates of Welch's t-test.
+// counts), since the processes are the replicates of the t-test.
 const MinProcesses = 3
 
 // jobTime is the estimated time of one counted process.
