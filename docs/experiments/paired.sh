@@ -3,8 +3,10 @@
 # same-runner counted A/B (`wirebench ab --metric instructions`) of a
 # module's zip from the Go module proxy against a copy of itself (A/A),
 # and against a copy whose TARGET benchmark does about PCT% more work a
-# loop iteration (a dependent multiply-add chain, STEPS steps, sized from
-# the A/A's count of TARGET at about 4 instructions a step).
+# loop iteration (a dependent multiply-add chain, sized from the A/A's
+# count of TARGET at PER_STEP instructions a step: 8, measured on the
+# first runs, which took 4 and injected 1.7-2.0% for "1%"). With AA 0 the
+# count comes from an earlier series' aa-1.json, copied into OUT first.
 #
 #   docs/experiments/paired.sh MODULE@VERSION BENCH TARGET FILE AA INJECT [PCT]
 #
@@ -57,7 +59,7 @@ if [ -n "${BEFORE:-}" ]; then
 fi
 for i in $(seq 1 "$aa"); do log "A/A $i"; run "aa-$i" "$OUT/bin/wb" "$OUT/head"; done
 count=$(python3 -c 'import json,sys; print([c for c in json.load(open(sys.argv[1]))["comparisons"] if c["unit"]=="instructions/op" and c["name"].split()[-1]==sys.argv[2]][0]["baseline"])' "$OUT/aa-1.json" "$target")
-steps=$(awk -v n="$count" -v p="$pct" 'BEGIN {printf "%d", n*p/100/4 + 0.5}')
+steps=$(awk -v n="$count" -v p="$pct" -v per="${PER_STEP:-8}" 'BEGIN {printf "%d", n*p/100/per + 0.5}')
 log "$target counts $count instructions/op: $steps steps for about $pct%"
 cat >> "$OUT/head/$file" <<'GO'
 
