@@ -25,6 +25,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 WORK=${WORK:-/tmp/wirebench-msgpack}
+. docs/experiments/lib.sh # spin_func
 # BUDGET set empty gives wirebench its own default (with METRIC auto: the
 # wall-time check's budget, a fifth of the count's time).
 BUDGET=${BUDGET-90s}
@@ -48,18 +49,8 @@ tree() { # tree VERSION DIR: a writable copy of the module at VERSION
 
 spin() { # spin DIR BASE PCT: BenchmarkStructMarshal's loop does PCT% more work
   local dir=$1 base=$2 pct=$3 ns per steps
+  spin_func "$dir/bench_test.go"
   cat >> "$dir/bench_test.go" <<'GO'
-
-var wirebenchSink uint64
-
-// wirebenchSpin is the injected work: n steps of a dependent chain.
-func wirebenchSpin(n int) {
-	x := wirebenchSink
-	for i := 0; i < n; i++ {
-		x = x*6364136223846793005 + 1442695040888963407
-	}
-	wirebenchSink = x
-}
 
 func BenchmarkWirebenchSpin(b *testing.B) {
 	for i := 0; i < b.N; i++ {

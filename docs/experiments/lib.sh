@@ -13,6 +13,9 @@
 #                           suite (the copy's matrix/matrix.go, where the change goes)
 #   injected                writes the change to SCRATCH.diff; exits 2 if the
 #                           changed matrix.go is not gofmt-clean
+#   spin_func FILE          appends to the Go file FILE wirebenchSpin(n): n steps of
+#                           a dependent multiply-add chain, the injected work of
+#                           the experiments on real modules' benchmarks
 #   history N ARG...        N runs of `$OUT/bin/wb update ARG...` into the baseline
 #                           $OUT/baseline.json, each recording GITHUB_SHA=$COMMIT
 log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" | tee -a "$OUT/experiment.log" >&2; }
@@ -83,3 +86,19 @@ stop_hogs() {
 }
 trap stop_hogs EXIT
 trap 'stop_hogs; exit 130' INT TERM
+
+spin_func() {
+	cat >>"$1" <<'GO'
+
+var wirebenchSink uint64
+
+// wirebenchSpin is the injected work: n steps of a dependent chain.
+func wirebenchSpin(n int) {
+	x := wirebenchSink
+	for i := 0; i < n; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	wirebenchSink = x
+}
+GO
+}

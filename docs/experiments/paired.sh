@@ -61,19 +61,7 @@ for i in $(seq 1 "$aa"); do log "A/A $i"; run "aa-$i" "$OUT/bin/wb" "$OUT/head";
 count=$(python3 -c 'import json,sys; print([c for c in json.load(open(sys.argv[1]))["comparisons"] if c["unit"]=="instructions/op" and c["name"].split()[-1]==sys.argv[2]][0]["baseline"])' "$OUT/aa-1.json" "$target")
 steps=$(awk -v n="$count" -v p="$pct" -v per="${PER_STEP:-8}" 'BEGIN {printf "%d", n*p/100/per + 0.5}')
 log "$target counts $count instructions/op: $steps steps for about $pct%"
-cat >> "$OUT/head/$file" <<'GO'
-
-var wirebenchSink uint64
-
-// wirebenchSpin is the injected work: n steps of a dependent chain.
-func wirebenchSpin(n int) {
-	x := wirebenchSink
-	for i := 0; i < n; i++ {
-		x = x*6364136223846793005 + 1442695040888963407
-	}
-	wirebenchSink = x
-}
-GO
+spin_func "$OUT/head/$file"
 perl -0pi -e "s/(func $target\(b \*testing.B\) \{.*?for (\w+) := 0; \2 < b.N; \2\+\+ \{\n)/\$1\t\twirebenchSpin($steps) \/\/ injected\n/s" "$OUT/head/$file"
 grep -q "wirebenchSpin($steps) // injected" "$OUT/head/$file"
 for i in $(seq 1 "$inject"); do log "+$pct% in $target: $i"; run "inject-$i" "$OUT/bin/wb" "$OUT/head"; done

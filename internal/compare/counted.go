@@ -152,12 +152,16 @@ func bySeed(p pair) (x, y []float64, ok bool) {
 // log counts, each around its own mean: the spread an unpaired test
 // sees (relative, as logs are).
 func pooledSD(x, y []float64) float64 {
-	ssx, dfx := sumSquaresOf(x)
-	ssy, dfy := sumSquaresOf(y)
-	if dfx+dfy <= 0 {
+	var ss, df float64
+	for _, v := range [][]float64{x, y} {
+		if len(v) > 1 {
+			ss, df = ss+variance(v)*float64(len(v)-1), df+float64(len(v)-1)
+		}
+	}
+	if df == 0 {
 		return 0
 	}
-	return math.Sqrt((ssx + ssy) / (dfx + dfy))
+	return math.Sqrt(ss / df)
 }
 
 // pairSpread is the spread a paired test leaves of one process: the
@@ -172,15 +176,6 @@ func pairSpread(x, y []float64) float64 {
 		return 0
 	}
 	return math.Sqrt(variance(d) / 2)
-}
-
-// sumSquaresOf is the sum of squared deviations of v from its mean and
-// its degrees of freedom.
-func sumSquaresOf(v []float64) (ss, df float64) {
-	if len(v) < 2 {
-		return 0, 0
-	}
-	return variance(v) * float64(len(v)-1), float64(len(v) - 1)
 }
 
 // sameBlocks reports whether two sides' block sizes agree: every
@@ -226,9 +221,9 @@ type processSensitivity struct {
 	paired     bool
 }
 
-func newProcessSensitivity(w *stats.WelchTest, p pair) processSensitivity {
-	if x, y, ok := bySeed(p); ok {
-		return processSensitivity{se: w.SE, df: w.DF, vd: 2 * pairSpread(x, y) * pairSpread(x, y), paired: true}
+func newProcessSensitivity(w *stats.WelchTest, c *Comparison, p pair) processSensitivity {
+	if c.Pairs > 0 {
+		return processSensitivity{se: w.SE, df: w.DF, vd: 2 * c.PairSpread * c.PairSpread, paired: true}
 	}
 	return processSensitivity{se: w.SE, df: w.DF, vb: variance(logs(p.b)), vc: variance(logs(p.c))}
 }

@@ -126,7 +126,7 @@ func judgeStored(n noisy, opts Options, f families, g *TimingGate) {
 		m = f.reported
 	}
 	if n.counted != nil {
-		Judge(n.c, opts, m, newProcessSensitivity(n.counted, n.p))
+		Judge(n.c, opts, m, newProcessSensitivity(n.counted, n.c, n.p))
 		return
 	}
 	if n.between == nil {

@@ -106,7 +106,11 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 		if err := os.MkdirAll(filepath.Join(dir, "overlay"), 0o755); err != nil {
 			return nil, err
 		}
-		target, src, ok, err := testingOverlay(ctx, t, filepath.Join(dir, "overlay"))
+		root, err := goroot(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		target, src, ok, err := patchOverlay(root, "testing/benchmark.go", filepath.Join(dir, "overlay"), "testing-benchmark.go", PatchTesting)
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +120,7 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 		// The runtime seeded per process (SeedVar), so that two builds'
 		// processes of one seed pair; a toolchain whose runtime does
 		// not take the patch is counted unseeded.
-		target, src, ok, err = runtimeOverlay(ctx, t, filepath.Join(dir, "overlay"))
+		target, src, ok, err = runtimeOverlay(root, filepath.Join(dir, "overlay"))
 		if err != nil {
 			return nil, err
 		}

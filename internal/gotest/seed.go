@@ -1,10 +1,6 @@
 package gotest
 
 import (
-	"context"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/worker"
@@ -66,28 +62,11 @@ func wirebenchSeed() string {
 `, true
 }
 
-// runtimeOverlay writes the seeded runtime's rand.go of the tree's Go
-// toolchain into dir and returns the overlay entry that puts it in
-// place, or ok false when that toolchain's runtime does not take the
-// patch. Every package is compiled again with it once (about 20 s here),
-// then comes from the build cache.
-func runtimeOverlay(ctx context.Context, t Tree, dir string) (target, src string, ok bool, err error) {
-	out, err := goCommand(ctx, t, "env", "GOROOT")
-	if err != nil {
-		return "", "", false, fmt.Errorf("go env GOROOT: %w", err)
-	}
-	target = filepath.Join(strings.TrimSpace(string(out)), "src", "runtime", "rand.go")
-	orig, err := os.ReadFile(target)
-	if err != nil {
-		return "", "", false, fmt.Errorf("read the runtime's rand.go: %w", err)
-	}
-	patched, ok := PatchRuntimeSeed(string(orig))
-	if !ok {
-		return "", "", false, nil
-	}
-	src = filepath.Join(dir, "runtime-rand.go")
-	if err := os.WriteFile(src, []byte(patched), 0o644); err != nil {
-		return "", "", false, err
-	}
-	return target, src, true, nil
+// runtimeOverlay writes the seeded runtime's rand.go of the toolchain at
+// root into dir and returns the overlay entry that puts it in place, or
+// ok false when that runtime does not take the patch. Every package is
+// compiled again with it once (about 20 s here), then comes from the
+// build cache.
+func runtimeOverlay(root, dir string) (target, src string, ok bool, err error) {
+	return patchOverlay(root, "runtime/rand.go", dir, "runtime-rand.go", PatchRuntimeSeed)
 }

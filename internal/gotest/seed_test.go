@@ -56,7 +56,11 @@ func main() {
 	}
 	ctx := context.Background()
 	patched := t.TempDir()
-	target, src, ok, err := runtimeOverlay(ctx, Tree{Dir: dir}, patched)
+	root, err := goroot(ctx, Tree{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, src, ok, err := runtimeOverlay(root, patched)
 	if err != nil || !ok {
 		t.Fatalf("the installed toolchain's runtime does not take the seed patch: ok %v, %v", ok, err)
 	}

@@ -61,25 +61,31 @@ var ` + TimerHook + ` func(b *B, event int)
 `, true
 }
 
-// testingOverlay writes the patched testing package's benchmark.go of the
-// tree's Go toolchain into dir and returns the overlay entry that puts it
-// in place, or ok false when that toolchain's testing package does not
-// take the patch.
-func testingOverlay(ctx context.Context, t Tree, dir string) (target, src string, ok bool, err error) {
+// goroot is the GOROOT of the tree's Go toolchain (go env GOROOT), whose
+// sources the overlays patch.
+func goroot(ctx context.Context, t Tree) (string, error) {
 	out, err := goCommand(ctx, t, "env", "GOROOT")
 	if err != nil {
-		return "", "", false, fmt.Errorf("go env GOROOT: %w", err)
+		return "", fmt.Errorf("go env GOROOT: %w", err)
 	}
-	target = filepath.Join(strings.TrimSpace(string(out)), "src", "testing", "benchmark.go")
+	return strings.TrimSpace(string(out)), nil
+}
+
+// patchOverlay writes patch's version of the toolchain source file rel
+// (under root's src) into dir as name and returns the overlay entry that
+// puts it in place, or ok false when that toolchain's file does not take
+// the patch.
+func patchOverlay(root, rel, dir, name string, patch func(string) (string, bool)) (target, src string, ok bool, err error) {
+	target = filepath.Join(root, "src", filepath.FromSlash(rel))
 	orig, err := os.ReadFile(target)
 	if err != nil {
-		return "", "", false, fmt.Errorf("read the testing package: %w", err)
+		return "", "", false, fmt.Errorf("read the toolchain's %s: %w", rel, err)
 	}
-	patched, ok := PatchTesting(string(orig))
+	patched, ok := patch(string(orig))
 	if !ok {
 		return "", "", false, nil
 	}
-	src = filepath.Join(dir, "testing-benchmark.go")
+	src = filepath.Join(dir, name)
 	if err := os.WriteFile(src, []byte(patched), 0o644); err != nil {
 		return "", "", false, err
 	}

@@ -311,8 +311,13 @@ func pairedT(x, y []float64, confidence float64) (WelchTest, error) {
 	if ss == 0 {
 		return WelchTest{}, fmt.Errorf("every pair differs by the same: %w", ErrAllEqual)
 	}
-	se := math.Sqrt(ss / df / float64(len(d)))
-	diff := mean(d)
+	return tTest(mean(d), math.Sqrt(ss/df/float64(len(d))), df, confidence)
+}
+
+// tTest is the t test of an estimate diff with standard error se and df
+// degrees of freedom: its interval at confidence, t and two-sided p
+// under Student's t, what Welch and PairedT share.
+func tTest(diff, se, df, confidence float64) (WelchTest, error) {
 	dist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
 	half := dist.Quantile(1-(1-confidence)/2) * se
 	t := diff / se
@@ -358,19 +363,6 @@ func welch(x, y []float64, confidence float64) (WelchTest, error) {
 	if vx+vy == 0 {
 		return WelchTest{}, fmt.Errorf("both samples are constant: %w", ErrAllEqual)
 	}
-	se := math.Sqrt(vx + vy)
 	df := (vx + vy) * (vx + vy) / (vx*vx/dfx + vy*vy/dfy)
-	diff := mean(y) - mean(x)
-	dist := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
-	half := dist.Quantile(1-(1-confidence)/2) * se
-	t := diff / se
-	res := WelchTest{
-		Interval: Interval{Estimate: diff, Lo: diff - half, Hi: diff + half, Confidence: confidence},
-		SE:       se, DF: df, T: t,
-		P: math.Min(1, 2*dist.Survival(math.Abs(t))),
-	}
-	if err := finiteInterval(res.Interval); err != nil {
-		return WelchTest{}, err
-	}
-	return res, nil
+	return tTest(mean(y)-mean(x), math.Sqrt(vx+vy), df, confidence)
 }

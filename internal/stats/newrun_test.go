@@ -77,32 +77,38 @@ type newRunReference struct {
 		Hi         num    `json:"hi"`
 		TCheck     num    `json:"t_lm_check"`
 	} `json:"trend"`
-	Welch []struct {
-		Name       string `json:"name"`
-		X          []num  `json:"x"`
-		Y          []num  `json:"y"`
-		Confidence num    `json:"confidence"`
-		Estimate   num    `json:"estimate"`
-		Lo         num    `json:"lo"`
-		Hi         num    `json:"hi"`
-		SE         num    `json:"se"`
-		DF         num    `json:"df"`
-		T          num    `json:"t"`
-		P          num    `json:"p"`
-	} `json:"welch"`
-	Paired []struct {
-		Name       string `json:"name"`
-		X          []num  `json:"x"`
-		Y          []num  `json:"y"`
-		Confidence num    `json:"confidence"`
-		Estimate   num    `json:"estimate"`
-		Lo         num    `json:"lo"`
-		Hi         num    `json:"hi"`
-		SE         num    `json:"se"`
-		DF         num    `json:"df"`
-		T          num    `json:"t"`
-		P          num    `json:"p"`
-	} `json:"paired"`
+	Welch  []tTestCase `json:"welch"`
+	Paired []tTestCase `json:"paired"`
+}
+
+// tTestCase is one case of R's t.test (Welch's or paired): the samples,
+// the confidence, and every field of its result.
+type tTestCase struct {
+	Name       string `json:"name"`
+	X          []num  `json:"x"`
+	Y          []num  `json:"y"`
+	Confidence num    `json:"confidence"`
+	Estimate   num    `json:"estimate"`
+	Lo         num    `json:"lo"`
+	Hi         num    `json:"hi"`
+	SE         num    `json:"se"`
+	DF         num    `json:"df"`
+	T          num    `json:"t"`
+	P          num    `json:"p"`
+}
+
+// check compares a test's result with the case's R values to 1e-9
+// relative (the interval's ends on the scale of the estimate's spread).
+func (c tTestCase) check(t *testing.T, got WelchTest) {
+	t.Helper()
+	se := float64(c.SE)
+	checkNear(t, "estimate", got.Estimate, float64(c.Estimate), 1e-9, se)
+	checkNear(t, "lo", got.Lo, float64(c.Lo), 1e-9, se)
+	checkNear(t, "hi", got.Hi, float64(c.Hi), 1e-9, se)
+	checkNear(t, "se", got.SE, se, 1e-9, 0)
+	checkNear(t, "df", got.DF, float64(c.DF), 1e-9, 0)
+	checkNear(t, "t", got.T, float64(c.T), 1e-9, 0)
+	checkNear(t, "p", got.P, float64(c.P), 1e-9, 0)
 }
 
 func loadNewRunReference(t *testing.T) *newRunReference {
@@ -341,14 +347,7 @@ func TestWelchReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			se := float64(c.SE)
-			checkNear(t, "estimate", got.Estimate, float64(c.Estimate), 1e-9, se)
-			checkNear(t, "lo", got.Lo, float64(c.Lo), 1e-9, se)
-			checkNear(t, "hi", got.Hi, float64(c.Hi), 1e-9, se)
-			checkNear(t, "se", got.SE, se, 1e-9, 0)
-			checkNear(t, "df", got.DF, float64(c.DF), 1e-9, 0)
-			checkNear(t, "t", got.T, float64(c.T), 1e-9, 0)
-			checkNear(t, "p", got.P, float64(c.P), 1e-9, 0)
+			c.check(t, got)
 		})
 	}
 }
@@ -369,14 +368,7 @@ func TestPairedTReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			se := float64(c.SE)
-			checkNear(t, "estimate", got.Estimate, float64(c.Estimate), 1e-9, se)
-			checkNear(t, "lo", got.Lo, float64(c.Lo), 1e-9, se)
-			checkNear(t, "hi", got.Hi, float64(c.Hi), 1e-9, se)
-			checkNear(t, "se", got.SE, se, 1e-9, 0)
-			checkNear(t, "df", got.DF, float64(c.DF), 1e-9, 0)
-			checkNear(t, "t", got.T, float64(c.T), 1e-9, 0)
-			checkNear(t, "p", got.P, float64(c.P), 1e-9, 0)
+			c.check(t, got)
 			w, err := Welch(x, y, float64(c.Confidence))
 			if err != nil || !(w.SE > 5*got.SE) {
 				t.Errorf("Welch's standard error %v (%v), want more than 5 times the paired %v", w.SE, err, got.SE)
