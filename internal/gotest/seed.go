@@ -11,36 +11,78 @@ import (
 // the bytes the kernel gives every process (AT_RANDOM): the hash seeds of
 // maps and sync.Map, map iteration order, the unseeded global sources of
 // math/rand and math/rand/v2, the scheduler's and the memory profiler's
-// random choices. Two processes with the same value start from the same
-// global state, so two builds' processes of one seed mostly meet the
-// same random inputs and their counts pair (docs/counted.md); which
-// thread takes which draw of it still depends on scheduling, so not
-// always. Without the variable the runtime seeds itself as it always
-// does.
+// random choices. Two processes with the same value draw the same values
+// in the same order (on one P; seedPatches), so two builds' processes of
+// one seed meet the same random inputs and their counts pair
+// (docs/counted.md). Without the variable the runtime seeds itself as it
+// always does.
 const SeedVar = worker.RuntimeSeedVar
 
-// seedPatch is the place in the runtime's rand.go where randinit takes
-// its seed: before it reads AT_RANDOM (startupRand), the patched runtime
-// reads SeedVar, whose bytes become the seed. The old text must occur
-// exactly once: it is Go 1.26's runtime (TestPatchRuntimeSeed checks the
-// installed toolchain's); a release that rewrote it is counted unseeded.
-var seedPatch = struct{ old, new string }{
-	"\tseed := &globalRand.seed\n\tif len(startupRand) >= 16 &&\n",
-	"\tseed := &globalRand.seed\n\tif s := wirebenchSeed(); s != \"\" {\n\t\tfor i := 0; i < len(s); i++ {\n\t\t\tseed[i%len(seed)] ^= s[i]\n\t\t}\n\t} else if len(startupRand) >= 16 &&\n",
+// seedPatches are the places in the runtime's rand.go that the patch
+// changes; each old text must occur exactly once (Go 1.26's runtime:
+// TestPatchRuntimeSeed checks the installed toolchain's), or nothing is
+// patched and the build is counted unseeded, never half patched.
+//
+//   - randinit takes its seed from SeedVar, when set, before it reads
+//     AT_RANDOM (startupRand); a seeded process also starts one stream
+//     of its own from it (wirebenchStream).
+//   - rand, every draw of the runtime and of the packages linked to it
+//     (map seeds and iteration order, sync.Map, math/rand, math/rand/v2,
+//     hash/maphash), takes the next value of that one stream whenever
+//     the calling thread holds the process's only P (GOMAXPROCS=1, as
+//     counted processes run). Unpatched, each thread (M) draws from a
+//     stream of its own, seeded as the thread starts, and which thread
+//     runs the benchmark's goroutine after a blocking system call
+//     depends on timing, so one seed gave several outcomes. With one P
+//     no other thread can draw at the same time, so the stream needs no
+//     lock; a thread without the P, or a process with more than one P,
+//     draws from its own stream as before.
+//   - mrandinit seeds a new thread's cheap generator from the new
+//     thread's stream, not from a draw of the creating thread's, so that
+//     starting a thread (which the scheduler does when it likes) takes
+//     nothing from the one stream.
+var seedPatches = []struct{ old, new string }{
+	{
+		"\tseed := &globalRand.seed\n\tif len(startupRand) >= 16 &&\n",
+		"\tseed := &globalRand.seed\n\tif s := wirebenchSeed(); s != \"\" {\n\t\tfor i := 0; i < len(s); i++ {\n\t\t\tseed[i%len(seed)] ^= s[i]\n\t\t}\n\t\tone := *seed\n\t\tone[0] ^= 1\n\t\twirebenchStream.Init(one)\n\t\twirebenchOneStream = true\n\t} else if len(startupRand) >= 16 &&\n",
+	},
+	{
+		"\tmp := getg().m\n\tc := &mp.chacha8\n\tfor {\n",
+		"\tmp := getg().m\n\tc := &mp.chacha8\n\tif wirebenchOneStream && mp.p != 0 && gomaxprocs == 1 {\n\t\tc = &wirebenchStream\n\t}\n\tfor {\n",
+	},
+	{
+		"\tmp.chacha8.Init64(seed)\n\tmp.cheaprand = rand()\n",
+		"\tmp.chacha8.Init64(seed)\n\tmp.cheaprand = seed[0] ^ seed[1]\n",
+	},
 }
 
-// PatchRuntimeSeed returns src, the runtime's rand.go, with randinit
-// seeded from SeedVar when it is set, or false when src does not have the
-// text the patch expects. The variable is read from the environment the
-// kernel passed (after argv), as the runtime's own getGodebugEarly reads
-// GODEBUG: randinit runs before the environment is parsed. Linux only,
-// where the environment follows argv.
+// PatchRuntimeSeed returns src, the runtime's rand.go, with its random
+// state taken from SeedVar when it is set (seedPatches), or false when
+// src does not have every text the patch expects. The variable is read
+// from the environment the kernel passed (after argv), as the runtime's
+// own getGodebugEarly reads GODEBUG: randinit runs before the
+// environment is parsed. Linux only, where the environment follows argv.
 func PatchRuntimeSeed(src string) (string, bool) {
-	if strings.Count(src, seedPatch.old) != 1 || !strings.Contains(src, "\nimport (\n") {
+	if !strings.Contains(src, "\nimport (\n") {
 		return "", false
 	}
-	src = strings.Replace(src, seedPatch.old, seedPatch.new, 1)
+	for _, p := range seedPatches {
+		if strings.Count(src, p.old) != 1 {
+			return "", false
+		}
+	}
+	for _, p := range seedPatches {
+		src = strings.Replace(src, p.old, p.new, 1)
+	}
 	return src + `
+// wirebenchStream is the one stream a seeded process draws from while
+// it runs on one P, and wirebenchOneStream says it is in use. Added by
+// wirebench to its own counted builds of a test binary.
+var (
+	wirebenchStream    chacha8rand.State
+	wirebenchOneStream bool
+)
+
 // wirebenchSeed is the value of ` + SeedVar + ` in the environment the
 // process started with, "" when unset or not on Linux. Added by wirebench
 // to its own counted builds of a test binary, so that two builds'

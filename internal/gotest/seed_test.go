@@ -11,13 +11,12 @@ import (
 
 // TestPatchRuntimeSeed builds a program with the installed toolchain's
 // runtime patched (runtimeOverlay) and runs it ten times a setting, as
-// counted processes run (GOMAXPROCS=1): with one seed its unseeded
-// math/rand and math/rand/v2 values come from that seed's stream (a few
-// values again and again: which goroutine takes which draw of the
-// stream still depends on scheduling, and 20 runs of this program beside
-// load gave 3 outcomes), another seed's from another stream (no value in
-// common), and without the variable every value is new, as an unpatched
-// runtime's are.
+// counted processes run (GOMAXPROCS=1): with one seed every run prints the
+// same map order and math/rand and math/rand/v2 values, also after
+// blocking system calls, which can move the goroutine to another thread
+// (with the seed alone, before the one stream, 20 runs beside load gave
+// 3 outcomes); another seed prints other values, and without the variable
+// every run draws new ones, as an unpatched runtime's do.
 func TestPatchRuntimeSeed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the runtime again (about 20 s on a cold cache)")
@@ -31,20 +30,31 @@ import (
 	"fmt"
 	"math/rand"
 	randv2 "math/rand/v2"
+	"os"
 )
 
 func main() {
-	m := map[int]int{}
-	for i := range 64 {
-		m[i] = i
-	}
-	n := 0
-	for k := range m {
-		if n++; n > 8 {
-			break
+	order := func() {
+		m := map[int]int{}
+		for i := range 64 {
+			m[i] = i
 		}
-		fmt.Print(k, " ")
+		n := 0
+		for k := range m {
+			if n++; n > 8 {
+				break
+			}
+			fmt.Print(k, " ")
+		}
 	}
+	order()
+	for range 50 {
+		b, err := os.ReadFile("/proc/self/stat")
+		if err != nil || len(b) == 0 {
+			panic(err)
+		}
+	}
+	order()
 	fmt.Println(rand.Int63(), randv2.Uint64())
 }
 `,
@@ -74,8 +84,9 @@ func main() {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build with the patched runtime: %v\n%s", err, out)
 	}
-	draws := func(seed string) map[string]bool {
-		values := map[string]bool{}
+	// runs returns how many runs printed each output.
+	runs := func(seed string) map[string]int {
+		outputs := map[string]int{}
 		for range 10 {
 			cmd := exec.Command(bin)
 			cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
@@ -86,38 +97,45 @@ func main() {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := strings.Fields(string(out))
-			if len(f) < 2 {
+			if len(strings.Fields(string(out))) != 18 {
 				t.Fatalf("the program printed %q", out)
 			}
-			values[f[len(f)-2]], values[f[len(f)-1]] = true, true
+			outputs[string(out)]++
 		}
-		return values
+		return outputs
 	}
-	a, b, none := draws("12345"), draws("12346"), draws("")
-	if len(a) > 10 {
-		t.Errorf("seed 12345: %d distinct values in 20 draws of 10 processes, want the seed's few: %v", len(a), a)
+	a, b, none := runs("12345"), runs("12346"), runs("")
+	if len(a) != 1 {
+		t.Errorf("seed 12345: %d outputs in 10 runs, want one: %v", len(a), a)
 	}
-	for v := range a {
-		if b[v] {
-			t.Errorf("seeds 12345 and 12346 both drew %s", v)
+	for out := range a {
+		if b[out] > 0 {
+			t.Errorf("seeds 12345 and 12346 both printed %q", out)
 		}
 	}
-	if len(none) != 20 {
-		t.Errorf("without a seed: %d distinct values in 20 draws, want every one new", len(none))
+	if len(none) != 10 {
+		t.Errorf("without a seed: %d outputs in 10 runs, want every one new: %v", len(none), none)
 	}
 }
 
-// TestPatchRuntimeSeedText: the patch needs its text once; anything else
-// is left unpatched (counted unseeded), never half patched.
+// TestPatchRuntimeSeedText: the patch needs each of its texts once;
+// anything else is left unpatched (counted unseeded), never half patched.
 func TestPatchRuntimeSeedText(t *testing.T) {
+	const head = "package runtime\n\nimport (\n\t\"unsafe\"\n)\n\n"
+	var all strings.Builder
+	all.WriteString(head)
+	for _, p := range seedPatches {
+		all.WriteString("func f() {\n" + p.old + "\t}\n}\n")
+	}
 	tests := []struct {
 		name, src string
 		ok        bool
 	}{
-		{"the text once", "package runtime\n\nimport (\n\t\"unsafe\"\n)\n\nfunc randinit() {\n" + seedPatch.old + "\t}\n}\n", true},
-		{"rewritten", "package runtime\n\nimport (\n\t\"unsafe\"\n)\n\nfunc randinit() {\n\tseed := readSeed()\n}\n", false},
-		{"twice", "package runtime\n\nimport (\n\t\"unsafe\"\n)\n" + seedPatch.old + seedPatch.old, false},
+		{"every text once", all.String(), true},
+		{"rewritten", head + "func randinit() {\n\tseed := readSeed()\n}\n", false},
+		{"one text missing", strings.Replace(all.String(), seedPatches[1].old, "", 1), false},
+		{"one text twice", all.String() + seedPatches[2].old, false},
+		{"no import block", strings.Replace(all.String(), "import (", "import", 1), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,7 +143,15 @@ func TestPatchRuntimeSeedText(t *testing.T) {
 			if ok != tt.ok {
 				t.Fatalf("ok = %v, want %v", ok, tt.ok)
 			}
-			if ok && (!strings.Contains(out, "wirebenchSeed()") || !strings.Contains(out, SeedVar)) {
+			if !ok {
+				return
+			}
+			for _, p := range seedPatches {
+				if !strings.Contains(out, p.new) {
+					t.Errorf("patched text lacks %q", p.new)
+				}
+			}
+			if !strings.Contains(out, "func wirebenchSeed()") || !strings.Contains(out, SeedVar) {
 				t.Errorf("patched text lacks the seed's reading:\n%s", out)
 			}
 		})
