@@ -84,8 +84,8 @@ func TestEnv(t *testing.T) {
 	tests := []struct {
 		in, want []string
 	}{
-		{[]string{"A=1"}, []string{"A=1", "GOMAXPROCS=1", "GODEBUG=asyncpreemptoff=1,memprofilerate=0"}},
-		{[]string{"GOMAXPROCS=4", "GODEBUG=x=1", "GODEBUG=madvdontneed=0"}, []string{"GOMAXPROCS=1", "GODEBUG=madvdontneed=0,asyncpreemptoff=1,memprofilerate=0"}},
+		{[]string{"A=1"}, []string{"A=1", "GOMAXPROCS=1", "GODEBUG=asyncpreemptoff=1,memprofilerate=0,cpu.rdtscp=off"}},
+		{[]string{"GOMAXPROCS=4", "GODEBUG=x=1", "GODEBUG=madvdontneed=0"}, []string{"GOMAXPROCS=1", "GODEBUG=madvdontneed=0,asyncpreemptoff=1,memprofilerate=0,cpu.rdtscp=off"}},
 	}
 	for _, tt := range tests {
 		if got := Env(tt.in); !slices.Equal(got, tt.want) {

@@ -85,6 +85,9 @@ func TestLocal(t *testing.T) {
 		{"broken", pipeline.Broken(report.Input{Title: "wirebench: go test -bench . ./..."}, "The benchmarks could not be measured",
 			errors.New("build the tests of example.com/x: exit status 1\nx.go:3:1: syntax error")), "text",
 			"The benchmarks could not be measured: nothing was compared, the gate failed\nbuild the tests of example.com/x", "report written", "x.go:3:1: syntax error"},
+		{"broken json", pipeline.Broken(report.Input{Title: "wirebench: go test -bench . ./..."}, "The benchmarks could not be measured",
+			errors.New("build the tests of example.com/x: exit status 1\nx.go:3:1: syntax error")), "json",
+			`"verdict": "fail"`, "The benchmarks could not be measured: nothing was compared, the gate failed: build the tests of example.com/x: exit status 1\n", "x.go:3:1: syntax error"},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -96,6 +99,18 @@ func TestLocal(t *testing.T) {
 			}
 			if !strings.Contains(stdout.String(), tt.stdout) || !strings.Contains(stderr.String(), tt.stderr) {
 				t.Errorf("%d: stdout %q, stderr %q; want %q and %q", i, stdout.String(), stderr.String(), tt.stdout, tt.stderr)
+			}
+			if tt.format == "json" {
+				var doc struct {
+					Verdict string
+					Broken  *struct{ What, Error string }
+				}
+				if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+					t.Errorf("stdout is not JSON: %v\n%s", err, stdout.String())
+				}
+				if (doc.Broken != nil) != (tt.o.Broken != "") || doc.Broken != nil && (doc.Broken.What != tt.o.Broken || doc.Broken.Error != tt.o.Cause.Error()) {
+					t.Errorf("the JSON's broken is %+v, want what %q and the cause", doc.Broken, tt.o.Broken)
+				}
 			}
 			if _, err := results.Load(l.ResultsPath); err != nil && tt.o.Report.Candidate != nil {
 				t.Errorf("results file: %v", err)

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
@@ -156,6 +157,11 @@ func (l Local) deliverBroken(o *pipeline.Outcome) error {
 	verdict := "the gate failed"
 	if !o.Failed() {
 		verdict = "not failed (fail-on never)"
+	}
+	if l.Format == "json" {
+		line, _, _ := strings.Cut(o.Cause.Error(), "\n")
+		fmt.Fprintf(l.Stderr, "wirebench: %s: nothing was compared, %s: %s\n", o.Broken, verdict, line)
+		return report.BrokenJSON(l.Stdout, o.Broken, o.Cause, o.Report.FailOn)
 	}
 	_, err := fmt.Fprintf(l.Stdout, "%s: nothing was compared, %s\n%v\n", o.Broken, verdict, o.Cause)
 	return err

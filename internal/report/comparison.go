@@ -71,6 +71,7 @@ func comparisonDocument(in Input) *document {
 	}
 	trendSection(d, r, in.History, in.Candidate)
 	allSection(d, r, in.Details)
+	spreadSection(d, r, in.Details)
 	listSection(d, r, in.Details)
 	d.add(detailsOpen("Full environment") + envTable(r.BaselineEnv, r.CandidateEnv, fullFields, true) + detailsClose)
 	d.add(footer(in.Details))

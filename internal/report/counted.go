@@ -150,6 +150,8 @@ func spreadText(r *compare.Result) string {
 // digits below 1%.
 func spreadPercent(s float64) string {
 	switch {
+	case s == 0:
+		return "0"
 	case s >= 0.01:
 		return fmt.Sprintf("%.1f%%", 100*s)
 	case s >= 0.0001:
@@ -278,4 +280,53 @@ func countNotes(c *results.Counter, unseen []results.Unseen, serial []string, cl
 		}
 	}
 	return out
+}
+
+// gatingCounts are r's counted comparisons of the unit it gates on,
+// ordered as compare.Sort orders them.
+func gatingCounts(r *compare.Result) []compare.Comparison {
+	unit := cmp.Or(r.Options.CountedUnit, results.UnitInstructionsPerOp)
+	var cs []compare.Comparison
+	for _, c := range r.Comparisons {
+		if c.Counted() && c.Unit == unit {
+			cs = append(cs, c)
+		}
+	}
+	compare.Sort(cs)
+	return cs
+}
+
+// spreadSection is the collapsed table of how each benchmark's counts
+// were tested: paired by seed or not, on how many processes, the spread
+// between processes and what remained of it within pairs, and the change
+// the test could detect. The widest spreads are kept first when the
+// comment must shrink.
+func spreadSection(d *document, r *compare.Result, details string) {
+	cs := gatingCounts(r)
+	if len(cs) == 0 {
+		return
+	}
+	t := &table{
+		head: "| Benchmark | Test | Processes | Spread between processes | Within pairs | Could detect |\n|:--|:--|--:|--:|--:|--:|\n",
+		more: moreRows(details),
+	}
+	for _, c := range cs {
+		test, procs, within := "Welch's t", fmt.Sprintf("%d+%d", c.Baseline.N, c.Candidate.N), "–"
+		if c.Test == compare.TestPairedT {
+			test, procs, within = "paired t", human.Plural(c.Pairs, "pair", "pairs"), spreadPercent(c.PairSpread)
+		}
+		t.rows = append(t.rows, row{
+			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), test, procs, spreadPercent(c.Spread), within, mdeText(c.MDE)),
+			tier: tierAllSame, mag: max(c.Spread, c.PairSpread),
+		})
+	}
+	summary := fmt.Sprintf("How each count was tested: Welch's t-test on %s", human.Plural(len(cs), "benchmark", "benchmarks"))
+	if paired, _ := pairing(r); paired > 0 {
+		summary = fmt.Sprintf("How each count was tested: %s of %s paired by seed", human.Count(paired), human.Plural(len(cs), "benchmark", "benchmarks"))
+	}
+	d.add(detailsOpen(summary) +
+		"The spread is the standard deviation of the processes' log counts (relative); within pairs, of a pair's difference over √2: what the paired test sees. " +
+		"A benchmark whose pairs differ about as much as any two processes meets inputs the seed does not fix.\n\n")
+	d.addTable(t)
+	d.add(detailsClose)
 }

@@ -70,6 +70,38 @@ const (
 // Comparisons are in report order: regressions, improvements,
 // inconclusive, unchanged, each by the size of the change.
 func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
+	return writeJSON(w, jsonDocument(r, failOn))
+}
+
+// BrokenJSON writes the JSON report of a run that compared nothing
+// because what could not be measured (the pull request's code does not
+// build, a worker crashed): the document JSON writes, without
+// comparisons, its verdict fail (pass under fail-on never), and broken
+// saying what and why, so that a reader of the JSON learns it as the
+// reader of the text does.
+func BrokenJSON(w io.Writer, what string, cause error, failOn compare.FailOn) error {
+	doc := jsonDocument(&compare.Result{}, failOn)
+	doc.Verdict = pick(failOn == compare.FailOnNever, "pass", "fail")
+	doc.Broken = &jsonBroken{What: what, Error: cause.Error()}
+	return writeJSON(w, doc)
+}
+
+// jsonBroken says what could not be measured and the error that said so.
+type jsonBroken struct {
+	What  string `json:"what"`
+	Error string `json:"error"`
+}
+
+// writeJSON writes doc indented, as every JSON report is written.
+func writeJSON(w io.Writer, doc jsonDoc) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}
+
+// jsonDocument is the JSON report of r.
+func jsonDocument(r *compare.Result, failOn compare.FailOn) jsonDoc {
 	if failOn == "" {
 		failOn = compare.FailOnRegression
 	}
@@ -155,10 +187,7 @@ func JSON(w io.Writer, r *compare.Result, failOn compare.FailOn) error {
 			Spread: c.Spread, Pairs: c.Pairs, PairSpread: c.PairSpread,
 		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	return doc
 }
 
 // testName names the test behind a comparison's p-value: "" when there is
@@ -242,6 +271,9 @@ type jsonDoc struct {
 	// UnprofiledBase is compare.Result.UnprofiledBase: a counted change
 	// has no "where" because the baseline has no profiles.
 	UnprofiledBase bool `json:"unprofiled_baseline,omitempty"`
+	// Broken is set when nothing was compared because a side could not
+	// be measured (BrokenJSON).
+	Broken *jsonBroken `json:"broken,omitempty"`
 }
 
 // jsonUnseen is a results.Unseen.

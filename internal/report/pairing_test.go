@@ -28,13 +28,20 @@ func TestPairingSentence(t *testing.T) {
 		name  string
 		tests []compare.Test
 		want  []string
+		text  []string
 	}{
 		{"all paired", []compare.Test{compare.TestPairedT, compare.TestPairedT, compare.TestPairedT},
-			[]string{"tested pair by pair (paired t-test, median spread between processes 1.2%, within pairs 0.020%)", "the paired t-test on the processes' log counts"}},
+			[]string{"tested pair by pair (paired t-test, median spread between processes 1.2%, within pairs 0.020%)", "the paired t-test on the processes' log counts",
+				"How each count was tested: 3 of 3 benchmarks paired by seed", "| X/a | paired t | 5 pairs | 1.2% | 0.020% | ±0.2% |"},
+			[]string{"(p=1.00 n=5 pairs)"}},
 		{"some paired", []compare.Test{compare.TestPairedT, compare.TestWelch, compare.TestPairedT},
-			[]string{"so 2 of 3 counts were tested pair by pair", "the others by Welch's t-test", "Welch's where processes did not pair"}},
+			[]string{"so 2 of 3 counts were tested pair by pair", "the others by Welch's t-test", "Welch's where processes did not pair",
+				"How each count was tested: 2 of 3 benchmarks paired by seed", "| X/b | Welch's t | 5+5 | 1.2% | – | ±0.2% |", "| X/c | paired t | 5 pairs |"},
+			[]string{"(p=1.00 n=5 pairs)", "(p=1.00 n=5+5)"}},
 		{"none paired", []compare.Test{compare.TestWelch, compare.TestWelch},
-			[]string{"the processes are the replicates of Welch's t-test", "A count changed when Welch's t-test"}},
+			[]string{"the processes are the replicates of Welch's t-test", "A count changed when Welch's t-test",
+				"How each count was tested: Welch's t-test on 2 benchmarks", "| X/a | Welch's t | 5+5 | 1.2% | – | ±0.2% |"},
+			[]string{"(p=1.00 n=5+5)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,6 +54,18 @@ func TestPairingSentence(t *testing.T) {
 				if !strings.Contains(md, w) {
 					t.Errorf("the report lacks %q:\n%s", w, md)
 				}
+			}
+			var text bytes.Buffer
+			if err := Text(&text, r); err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.text {
+				if !strings.Contains(text.String(), w) {
+					t.Errorf("the text report lacks %q:\n%s", w, text.String())
+				}
+			}
+			if strings.Contains(text.String(), "n=5 pairs") != (tt.name != "none paired") {
+				t.Errorf("the text report says n=5 pairs where nothing paired, or not where something did:\n%s", text.String())
 			}
 			var js bytes.Buffer
 			if err := JSON(&js, r, compare.FailOnRegression); err != nil {

@@ -182,6 +182,9 @@ func countsLine(r *compare.Result) string {
 // vsBase is the benchstat-style change column.
 func vsBase(c compare.Comparison, alpha float64) string {
 	n := fmt.Sprintf("n=%d+%d", c.Baseline.N, c.Candidate.N)
+	if c.Test == compare.TestPairedT {
+		n = fmt.Sprintf("n=%d pairs", c.Pairs)
+	}
 	if c.Kind == compare.Exact {
 		if c.Baseline.Median == c.Candidate.Median {
 			return "= (exact)"
