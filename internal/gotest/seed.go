@@ -37,6 +37,13 @@ const SeedVar = worker.RuntimeSeedVar
 //     no other thread can draw at the same time, so the stream needs no
 //     lock; a thread without the P, or a process with more than one P,
 //     draws from its own stream as before.
+//   - cheaprand, the runtime's cheap generator, likewise takes one state
+//     (wirebenchCheap) on the one P (amd64 and arm64, where it is wyrand).
+//     It decides among other things when a type assertion's or a type
+//     switch's cache is rebuilt (about 1 in 1,000 misses): until then
+//     each assertion looks its itab up in the runtime's table, so the
+//     thread the benchmark ran on moved msgpack/v5's StructManual by up
+//     to 2% (runtime.typeAssert, getitab, itabTableType.find).
 //   - mrandinit seeds a new thread's cheap generator from the new
 //     thread's stream, not from a draw of the creating thread's, so that
 //     starting a thread (which the scheduler does when it likes) takes
@@ -44,11 +51,19 @@ const SeedVar = worker.RuntimeSeedVar
 var seedPatches = []struct{ old, new string }{
 	{
 		"\tseed := &globalRand.seed\n\tif len(startupRand) >= 16 &&\n",
-		"\tseed := &globalRand.seed\n\tif s := wirebenchSeed(); s != \"\" {\n\t\tfor i := 0; i < len(s); i++ {\n\t\t\tseed[i%len(seed)] ^= s[i]\n\t\t}\n\t\tone := *seed\n\t\tone[0] ^= 1\n\t\twirebenchStream.Init(one)\n\t\twirebenchOneStream = true\n\t} else if len(startupRand) >= 16 &&\n",
+		"\tseed := &globalRand.seed\n\tif s := wirebenchSeed(); s != \"\" {\n\t\tfor i := 0; i < len(s); i++ {\n\t\t\tseed[i%len(seed)] ^= s[i]\n\t\t}\n\t\tone := *seed\n\t\tone[0] ^= 1\n\t\twirebenchStream.Init(one)\n\t\twirebenchCheap = byteorder.LEUint64(one[8:])\n\t\twirebenchOneStream = true\n\t} else if len(startupRand) >= 16 &&\n",
 	},
 	{
 		"\tmp := getg().m\n\tc := &mp.chacha8\n\tfor {\n",
 		"\tmp := getg().m\n\tc := &mp.chacha8\n\tif wirebenchOneStream && mp.p != 0 && gomaxprocs == 1 {\n\t\tc = &wirebenchStream\n\t}\n\tfor {\n",
+	},
+	{
+		"func cheaprand() uint32 {\n\tmp := getg().m\n",
+		"func cheaprand() uint32 {\n\tmp := getg().m\n\tstate := &mp.cheaprand\n\tif wirebenchOneStream && mp.p != 0 && gomaxprocs == 1 {\n\t\tstate = &wirebenchCheap\n\t}\n",
+	},
+	{
+		"\t\tmp.cheaprand += 0xa0761d6478bd642f\n\t\thi, lo := math.Mul64(mp.cheaprand, mp.cheaprand^0xe7037ed1a0b428db)\n",
+		"\t\t*state += 0xa0761d6478bd642f\n\t\thi, lo := math.Mul64(*state, *state^0xe7037ed1a0b428db)\n",
 	},
 	{
 		"\tmp.chacha8.Init64(seed)\n\tmp.cheaprand = rand()\n",
@@ -80,6 +95,7 @@ func PatchRuntimeSeed(src string) (string, bool) {
 // wirebench to its own counted builds of a test binary.
 var (
 	wirebenchStream    chacha8rand.State
+	wirebenchCheap     uint64
 	wirebenchOneStream bool
 )
 
