@@ -10,7 +10,8 @@
 #
 #   docs/experiments/paired.sh MODULE@VERSION BENCH TARGET FILE AA INJECT [PCT]
 #
-# FILE is the _test.go file that holds TARGET. BEFORE=path runs the A/A
+# FILE is the _test.go file that holds TARGET. EXTRA="--threshold 0.5%"
+# passes more flags to every ab run. BEFORE=path runs the A/A
 # runs with another wirebench binary too (an earlier commit's), once
 # each first. summary.tsv: per run, the verdict, TARGET's change,
 # interval, test and verdict, the other benchmarks flagged, the median
@@ -50,7 +51,7 @@ PY
 }
 run() { # run NAME BIN HEAD
 	local code=0
-	(cd "$3" && "$2" ab --base "$OUT/base" --bench "$bench" --metric instructions --format json > "$OUT/$1.json" 2> "$OUT/$1.log") || code=$?
+	(cd "$3" && "$2" ab --base "$OUT/base" --bench "$bench" --metric instructions ${EXTRA:-} --format json > "$OUT/$1.json" 2> "$OUT/$1.log") || code=$?
 	summary "$1" "$OUT/$1.json" "$code"
 }
 : > "$OUT/summary.tsv"

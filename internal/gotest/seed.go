@@ -42,8 +42,9 @@ const SeedVar = worker.RuntimeSeedVar
 //     It decides among other things when a type assertion's or a type
 //     switch's cache is rebuilt (about 1 in 1,000 misses): until then
 //     each assertion looks its itab up in the runtime's table, so the
-//     thread the benchmark ran on moved msgpack/v5's StructManual by up
-//     to 2% (runtime.typeAssert, getitab, itabTableType.find).
+//     thread the benchmark ran on moved its count: two processes' blocks
+//     of msgpack/v5's StructManual were 2.2% apart, most of it in
+//     runtime.typeAssert, getitab and itabTableType.find.
 //   - mrandinit seeds a new thread's cheap generator from the new
 //     thread's stream, not from a draw of the creating thread's, so that
 //     starting a thread (which the scheduler does when it likes) takes
