@@ -56,11 +56,11 @@ var seedPatches = []struct{ old, new string }{
 	},
 	{
 		"\tmp := getg().m\n\tc := &mp.chacha8\n\tfor {\n",
-		"\tmp := getg().m\n\tc := &mp.chacha8\n\tif wirebenchOneStream && mp.p != 0 && gomaxprocs == 1 {\n\t\tc = &wirebenchStream\n\t}\n\tfor {\n",
+		"\tmp := getg().m\n\tc := &mp.chacha8\n\tif wirebenchOnOneP(mp) {\n\t\tc = &wirebenchStream\n\t}\n\tfor {\n",
 	},
 	{
 		"func cheaprand() uint32 {\n\tmp := getg().m\n",
-		"func cheaprand() uint32 {\n\tmp := getg().m\n\tstate := &mp.cheaprand\n\tif wirebenchOneStream && mp.p != 0 && gomaxprocs == 1 {\n\t\tstate = &wirebenchCheap\n\t}\n",
+		"func cheaprand() uint32 {\n\tmp := getg().m\n\tstate := &mp.cheaprand\n\tif wirebenchOnOneP(mp) {\n\t\tstate = &wirebenchCheap\n\t}\n",
 	},
 	{
 		"\t\tmp.cheaprand += 0xa0761d6478bd642f\n\t\thi, lo := math.Mul64(mp.cheaprand, mp.cheaprand^0xe7037ed1a0b428db)\n",
@@ -99,6 +99,15 @@ var (
 	wirebenchCheap     uint64
 	wirebenchOneStream bool
 )
+
+// wirebenchOnOneP reports whether mp draws from the process's one stream
+// and cheap state: the process is seeded, runs on one P, and mp holds it,
+// so no other thread can draw at the same time.
+//
+//go:nosplit
+func wirebenchOnOneP(mp *m) bool {
+	return wirebenchOneStream && mp.p != 0 && gomaxprocs == 1
+}
 
 // wirebenchSeed is the value of ` + SeedVar + ` in the environment the
 // process started with, "" when unset or not on Linux. Added by wirebench

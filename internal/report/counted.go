@@ -100,10 +100,10 @@ func methodText(method string) string {
 	return "each benchmark in blocks of a fixed number of iterations"
 }
 
-// pairing is how many of r's counted comparisons were tested paired by
-// seed (compare.TestPairedT), of all counted ones with a test.
-func pairing(r *compare.Result) (paired, tested int) {
-	for _, c := range r.Comparisons {
+// pairing is how many of the counted comparisons in cs were tested
+// paired by seed (compare.TestPairedT), of all counted ones with a test.
+func pairing(cs []compare.Comparison) (paired, tested int) {
+	for _, c := range cs {
 		if c.Counted() {
 			tested++
 			if c.Test == compare.TestPairedT {
@@ -118,7 +118,7 @@ func pairing(r *compare.Result) (paired, tested int) {
 // processes were tested, paired by seed or not, and what spread between
 // processes the pairing left.
 func pairingText(r *compare.Result) string {
-	paired, tested := pairing(r)
+	paired, tested := pairing(r.Comparisons)
 	switch {
 	case tested == 0 || paired == 0:
 		return " of Welch's t-test"
@@ -133,8 +133,8 @@ func pairingText(r *compare.Result) string {
 // median spread between processes and what remained of it within pairs.
 func spreadText(r *compare.Result) string {
 	var all, within []float64
-	for _, c := range r.Comparisons {
-		if c.Test == compare.TestPairedT && c.Unit == cmp.Or(r.Options.CountedUnit, results.UnitInstructionsPerOp) {
+	for _, c := range gatingCounts(r) {
+		if c.Test == compare.TestPairedT {
 			all, within = append(all, c.Spread), append(within, c.PairSpread)
 		}
 	}
@@ -166,7 +166,7 @@ func spreadPercent(s float64) string {
 func changedRule(r *compare.Result) string {
 	o := r.Options
 	test := "Welch's t-test"
-	if paired, tested := pairing(r); paired > 0 {
+	if paired, tested := pairing(r.Comparisons); paired > 0 {
 		test = pick(paired == tested, "the paired t-test", "the paired t-test (Welch's where processes did not pair)")
 	}
 	count := fmt.Sprintf("A count changed when %s on the processes' log counts is significant (%s p < %g) **and** the change is beyond ±%s; intervals are %s. ",
@@ -321,7 +321,7 @@ func spreadSection(d *document, r *compare.Result, details string) {
 		})
 	}
 	summary := fmt.Sprintf("How each count was tested: Welch's t-test on %s", human.Plural(len(cs), "benchmark", "benchmarks"))
-	if paired, _ := pairing(r); paired > 0 {
+	if paired, _ := pairing(cs); paired > 0 {
 		summary = fmt.Sprintf("How each count was tested: %s of %s paired by seed", human.Count(paired), human.Plural(len(cs), "benchmark", "benchmarks"))
 	}
 	d.add(detailsOpen(summary) +
