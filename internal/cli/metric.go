@@ -9,6 +9,7 @@ import (
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/count"
+	"github.com/wirebench/wirebench/internal/cpus"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -49,6 +50,8 @@ func counting(ctx context.Context, progress io.Writer, c *config.Config, ref *re
 		return nil, "", badInputf("--metric %s counts under valgrind: %v", metric, err)
 	}
 	ct := &count.Settings{Valgrind: vg, Callgrind: callgrind.Options{CacheSim: metric == config.MetricCycles}, Processes: c.Processes, Seed: c.Seed}
+	ct.Jobs, ct.JobsWhy = cpus.Job()
+	fmt.Fprintf(progress, "wirebench: counting %d processes at a time: %s\n", ct.Jobs, ct.JobsWhy)
 	// A budget given bounds the count, unless the run times beside it
 	// (metric auto in ab, check, update): then it is the wall-time
 	// check's. The count is cut to fit by its estimate (count.Settings.Budget).

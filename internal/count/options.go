@@ -3,10 +3,10 @@ package count
 import (
 	"io"
 	"math"
-	"runtime"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/callgrind"
+	"github.com/wirebench/wirebench/internal/cpus"
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/sandbox"
 )
@@ -61,8 +61,10 @@ type Settings struct {
 	Blocks int
 	// Jobs is how many counted processes run at once: counts do not
 	// depend on what runs beside them, so by default as many as the CPUs
-	// this process may use.
-	Jobs int
+	// the job has (cpus.Job: its cgroup's quota where there is one).
+	// JobsWhy says where Jobs came from, for the progress lines.
+	Jobs    int
+	JobsWhy string
 	// CostlyProcesses is the processes a costly benchmark is counted in
 	// (at most Processes), Costly the native time of one operation from
 	// which a benchmark is costly.
@@ -99,7 +101,7 @@ func (c *Settings) defaults() {
 		c.Blocks = DefaultBlocks
 	}
 	if c.Jobs <= 0 {
-		c.Jobs = runtime.NumCPU()
+		c.Jobs, c.JobsWhy = cpus.Job()
 	}
 	if c.Block <= 0 {
 		c.Block = DefaultBlock
