@@ -102,7 +102,7 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	if !sb.Active {
 		fmt.Fprintf(e.stderr, "wirebench: ab: no sandbox: %s\n", sb.Why)
 	}
-	ct, note, err := counting(ctx, e.stderr, c, nil, true)
+	ct, note, err := counting(ctx, c, nil, true)
 	if err != nil {
 		return err
 	}

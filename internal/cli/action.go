@@ -213,7 +213,7 @@ func (a *actionRun) candidate(ctx context.Context, ref *results.Results, cmd con
 	_, measures := a.src.(source.Buildable)
 	clock := cmd == config.Check || cmd == config.Update
 	if measures {
-		ct, note, err := counting(ctx, a.e.stderr, a.cfg, ref, clock)
+		ct, note, err := counting(ctx, a.cfg, ref, clock)
 		if err != nil {
 			return nil, err
 		}
@@ -291,7 +291,7 @@ func (a *actionRun) check(ctx context.Context) error {
 	}
 	var o *pipeline.Outcome
 	if a.ev.IsPullRequest() && strings.TrimSpace(a.cfg.BasePath) != "" {
-		if a.abCounted, a.abNote, err = counting(ctx, a.e.stderr, a.cfg, nil, true); err != nil {
+		if a.abCounted, a.abNote, err = counting(ctx, a.cfg, nil, true); err != nil {
 			return err
 		}
 	}

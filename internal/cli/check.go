@@ -36,7 +36,7 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 		ref = base.Reference
 	}
 	p, like := planLike(e, c, ref)
-	ct, note, err := counting(ctx, e.stderr, c, ref, true)
+	ct, note, err := counting(ctx, c, ref, true)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func cmdUpdate(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "wirebench: warning: --filter %q stores a partial reference; checks will list the other benchmarks as new\n", c.Filter)
 	}
 	p := plan(e, c, false)
-	ct, note, err := counting(ctx, e.stderr, c, nil, true)
+	ct, note, err := counting(ctx, c, nil, true)
 	if err != nil {
 		return err
 	}

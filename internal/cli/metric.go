@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/compare"
@@ -24,7 +23,7 @@ import (
 // naming the install command; auto then times, and says so. clock says
 // the run times beside a count under auto (clocked: an A/B comparison,
 // a check or an update), which takes the budget setting.
-func counting(ctx context.Context, progress io.Writer, c *config.Config, ref *results.Results, clock bool) (*count.Settings, string, error) {
+func counting(ctx context.Context, c *config.Config, ref *results.Results, clock bool) (*count.Settings, string, error) {
 	metric := c.Metric
 	var note string
 	if auto(c) {
@@ -51,7 +50,6 @@ func counting(ctx context.Context, progress io.Writer, c *config.Config, ref *re
 	}
 	ct := &count.Settings{Valgrind: vg, Callgrind: callgrind.Options{CacheSim: metric == config.MetricCycles}, Processes: c.Processes, Seed: c.Seed}
 	ct.Jobs, ct.JobsWhy = cpus.Job()
-	fmt.Fprintf(progress, "wirebench: counting %d processes at a time: %s\n", ct.Jobs, ct.JobsWhy)
 	// A budget given bounds the count, unless the run times beside it
 	// (metric auto in ab, check, update): then it is the wall-time
 	// check's. The count is cut to fit by its estimate (count.Settings.Budget).

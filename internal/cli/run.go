@@ -85,7 +85,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 			p.Reference = b.Reference
 		}
 	}
-	ct, note, err := counting(ctx, e.stderr, c, nil, false)
+	ct, note, err := counting(ctx, c, nil, false)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/program"
 )
 
@@ -176,4 +177,21 @@ type lineChan chan string
 func (c lineChan) Write(p []byte) (int, error) {
 	c <- string(p)
 	return len(p), nil
+}
+
+// TestUnder: the counting line says how many processes run at a time and
+// why, so a run on 2 CPUs is not mistaken for one that used 64.
+func TestUnder(t *testing.T) {
+	for _, tt := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Settings: Settings{Jobs: 2, Valgrind: callgrind.Valgrind{Version: "3.19.0"}}}, "under callgrind (valgrind 3.19.0, cache simulation off), 2 at a time"},
+		{Options{Settings: Settings{Jobs: 4, JobsWhy: "its cgroup's CPU quota (4 CPUs in /sys/fs/cgroup/cpu.max), not the 64 CPUs the host shows", Valgrind: callgrind.Valgrind{Version: "3.19.0"}}},
+			"under callgrind (valgrind 3.19.0, cache simulation off), 4 at a time (its cgroup's CPU quota (4 CPUs in /sys/fs/cgroup/cpu.max), not the 64 CPUs the host shows)"},
+	} {
+		if got := (&run{o: tt.o}).under(); got != tt.want {
+			t.Errorf("under() = %q\nwant %q", got, tt.want)
+		}
+	}
 }

@@ -282,7 +282,11 @@ func (r *run) under() string {
 	if r.o.Callgrind.CacheSim {
 		sim = r.o.Callgrind.Geometry()
 	}
-	return fmt.Sprintf("under callgrind (valgrind %s, cache simulation %s), %d at a time", r.o.Valgrind.Version, sim, r.o.Jobs)
+	at := fmt.Sprintf("%d at a time", r.o.Jobs)
+	if r.o.JobsWhy != "" {
+		at += " (" + r.o.JobsWhy + ")"
+	}
+	return fmt.Sprintf("under callgrind (valgrind %s, cache simulation %s), %s", r.o.Valgrind.Version, sim, at)
 }
 
 // benchmarks is n benchmarks, for progress lines.

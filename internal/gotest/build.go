@@ -77,6 +77,8 @@ type Binary struct {
 	Path    string
 	// Built is how long the build took.
 	Built time.Duration
+	// Hash is the identity of what the binary runs (see Hash).
+	Hash string
 }
 
 // BrokenError is the failure of a package's code to build: a test file
@@ -137,6 +139,10 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 	if err := t.Sandbox.Own(dir); err != nil {
 		return nil, err
 	}
+	toolchain, err := goCommand(ctx, t, "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM64", "CGO_ENABLED")
+	if err != nil {
+		return nil, fmt.Errorf("go env: %w", err)
+	}
 	var out []Binary
 	for i, p := range pkgs {
 		start := time.Now()
@@ -144,12 +150,19 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 		if err != nil {
 			return nil, err
 		}
-		args := append([]string{"test", "-c", "-o", bin, "-overlay", overlay}, t.BuildFlags...)
+		// -trimpath first, so that the flags given may turn it off:
+		// with it, two checkouts of one package build one binary (Hash),
+		// and the go command's cache serves the second.
+		args := append([]string{"test", "-c", "-trimpath", "-o", bin, "-overlay", overlay}, t.BuildFlags...)
 		args = append(args, p.ImportPath)
 		if _, err := goCommand(ctx, t, args...); err != nil {
 			return nil, &BrokenError{fmt.Errorf("build the tests of %s: %w", p.ImportPath, err)}
 		}
-		out = append(out, Binary{Package: p, Path: bin, Built: time.Since(start)})
+		hash, err := Hash(bin, p.Dir, strings.Join(strings.Fields(string(toolchain)), " "), t.BuildFlags)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Binary{Package: p, Path: bin, Built: time.Since(start), Hash: hash})
 	}
 	return out, nil
 }
