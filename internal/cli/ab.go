@@ -59,6 +59,10 @@ type abRun struct {
 	// whose counted change the report explains are saved (saveDumps); ""
 	// saves none.
 	Dumps string
+	// MeasureAll measures the packages identical on both sides too
+	// (splitIdentical); identical is what runAB found so, for the result.
+	MeasureAll bool
+	identical  []compare.Identical
 }
 
 // withCount sets how r measures under c: counted as ct (nil: timed) and,
@@ -80,7 +84,7 @@ func (r *abRun) withCount(c *config.Config, ct *count.Settings) {
 // abFromConfig is the A/B comparison c asks for.
 func abFromConfig(e *env, c *config.Config, target program.Target) abRun {
 	return abRun{
-		Target: target, Base: c.BasePath, Head: c.HeadPath, Filter: c.Filter, AA: c.AA, Pin: c.Pin, Verbose: c.Verbose,
+		Target: target, Base: c.BasePath, Head: c.HeadPath, Filter: c.Filter, AA: c.AA, Pin: c.Pin, Verbose: c.Verbose, MeasureAll: c.MeasureAll,
 		Options: ab.Options{
 			Budget: c.MeasureBudget(true), ConfirmBudget: c.ConfirmBudget, Block: c.Block, Seed: c.Seed, Generations: c.Generations,
 			Compare: c.CompareOptions(true), Progress: e.stderr, Verbose: c.Verbose,
@@ -170,6 +174,20 @@ func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error
 		}
 		progs[side.label] = prog
 		fmt.Fprintf(progress, "wirebench: ab: built the %s (%s) in %s\n", side.label, side.tree, time.Since(t0).Round(100*time.Millisecond))
+	}
+	if !r.MeasureAll {
+		var same program.Program
+		progs["base"], progs["head"], same = splitIdentical(progs["base"], progs["head"])
+		if r.identical, err = listIdentical(ctx, progress, r.Sandbox, same, environWith("GITHUB_SHA", r.HeadCommit)); err != nil {
+			return nil, err
+		}
+		if len(progs["base"]) == 0 && len(progs["head"]) == 0 {
+			o := identicalOutcome(r)
+			finishAB(o, r)
+			fmt.Fprintf(progress, "wirebench: ab: %s in all (builds %s; nothing to measure: every package identical in both builds)\n",
+				time.Since(start).Round(100*time.Millisecond), time.Since(start).Round(100*time.Millisecond))
+			return o, nil
+		}
 	}
 	built := time.Since(start)
 	if r.Count != nil {
@@ -268,6 +286,27 @@ func clockAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]
 	return ab.WithClock(counted, timed, budget), nil
 }
 
+// identicalOutcome is the outcome of a run whose every package is
+// identical in both builds: nothing measured, nothing compared, each
+// benchmark listed as identical.
+func identicalOutcome(r abRun) *ab.Outcome {
+	method := compare.MethodPaired
+	if r.Count != nil {
+		method = compare.MethodCounted
+	}
+	settings := results.Settings{}
+	if r.Count != nil {
+		settings.Counter = &results.Counter{Tool: "callgrind", Version: r.Count.Valgrind.Version, Processes: r.Count.Processes, CacheSim: r.Count.Callgrind.CacheSim}
+	}
+	here := func() *results.Results {
+		return &results.Results{Env: bench.CaptureEnv(os.Getenv), Settings: settings}
+	}
+	return &ab.Outcome{
+		Result: &compare.Result{Options: r.Options.Compare, Method: method, Why: r.Options.Why},
+		Head:   here(), Base: here(),
+	}
+}
+
 // workers is where what the workers print goes: progress with Verbose,
 // nowhere otherwise (their last lines come with an error).
 func (r abRun) workers(progress io.Writer) io.Writer {
@@ -280,6 +319,7 @@ func (r abRun) workers(progress io.Writer) io.Writer {
 // finishAB records in o what the workers could not know: the filter, the
 // machine, the commits.
 func finishAB(o *ab.Outcome, r abRun) {
+	o.Result.Identical = r.identical
 	if r.Filter != "" {
 		o.Head.Settings.Filter, o.Base.Settings.Filter = r.Filter, r.Filter
 	}

@@ -199,6 +199,45 @@ type Result struct {
 	// judged against a floor of their own (WithClock); in a same-runner
 	// A/B run AA is its A/A check.
 	Clock *Clock
+	// Identical lists the packages not measured because their test binary
+	// and files are the same in the baseline and the candidate
+	// (gotest.Hash): they run the same instructions on the same inputs, so
+	// nothing in them can have changed. Their benchmarks are in no
+	// comparison; the report lists each as identical.
+	Identical []Identical
+}
+
+// IdenticalReason is what the reports say of every benchmark of an
+// Identical package.
+const IdenticalReason = "identical test binary and files: not measured"
+
+// Identical is a package whose hash (gotest.Hash: the test binary as
+// built for measuring, the toolchain, GOOS/GOARCH, the build flags and
+// the package's files that are not Go source) is the same in the
+// baseline and the candidate.
+type Identical struct {
+	Package string
+	Hash    string
+	// Benchmarks are its benchmarks, by results.Key.
+	Benchmarks []IdenticalBenchmark
+}
+
+// IdenticalBenchmark is one benchmark of an Identical package.
+type IdenticalBenchmark struct {
+	Name string
+	// Baseline is the stored baseline's median of each of its units,
+	// carried into the report of a check against a stored baseline; nil
+	// in a same-runner A/B run, where neither build was measured.
+	Baseline map[string]float64 `json:",omitempty"`
+}
+
+// IdenticalCount is how many benchmarks r's Identical packages hold.
+func (r *Result) IdenticalCount() int {
+	n := 0
+	for _, p := range r.Identical {
+		n += len(p.Benchmarks)
+	}
+	return n
 }
 
 // Clock is the wall-time check of a counted comparison (metric auto):

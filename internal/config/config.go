@@ -140,6 +140,9 @@ type Config struct {
 	Generations          int
 	AA                   bool
 	Pin                  bool
+	// MeasureAll measures packages whose hash (gotest.Hash) is the same
+	// on both sides, instead of reporting them identical.
+	MeasureAll bool
 
 	// The action.
 	Mode, Token, Comment, BenchmarkFile string

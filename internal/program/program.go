@@ -49,6 +49,11 @@ type Part struct {
 	// StartOptions.EveryCPU); counted, Valgrind runs their goroutines one
 	// at a time.
 	Parallel []string
+	// Hash is the identity of what the part runs (gotest.Hash), "" when
+	// not known: two parts of one Package and one non-empty Hash run the
+	// same instructions on the same inputs, so a comparison need not
+	// measure them.
+	Hash string
 }
 
 // ErrSetup marks a failure to set the benchmarks up (no Go toolchain, a

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -96,10 +97,24 @@ func compactChange(c compare.Comparison) string {
 	return s
 }
 
+// baselineValues is ", baseline 1,234 instructions/op" for the stored
+// medians of an identical benchmark, units sorted; "" for none.
+func baselineValues(m map[string]float64) string {
+	if len(m) == 0 {
+		return ""
+	}
+	units := slices.Sorted(maps.Keys(m))
+	var parts []string
+	for _, u := range units {
+		parts = append(parts, fmt.Sprintf("%.4g %s", m[u], u))
+	}
+	return " (baseline " + strings.Join(parts, ", ") + ")"
+}
+
 // listSection is the collapsed list of benchmarks that could not be
 // compared: missing from this run, new in it, or without a common metric.
 func listSection(d *document, r *compare.Result, details string) {
-	n := len(r.Missing) + len(r.New) + len(r.UnitMismatch)
+	n := len(r.Missing) + len(r.New) + len(r.UnitMismatch) + r.IdenticalCount()
 	if n == 0 {
 		return
 	}
@@ -113,6 +128,9 @@ func listSection(d *document, r *compare.Result, details string) {
 	if k := len(r.UnitMismatch); k > 0 {
 		sum = append(sum, human.Count(k)+" without a common metric")
 	}
+	if k := r.IdenticalCount(); k > 0 {
+		sum = append(sum, human.Count(k)+" identical")
+	}
 	t := &table{head: "| Benchmark | Status |\n|:--|:--|\n", more: moreRows(details)}
 	add := func(names []string, status string) {
 		for _, name := range names {
@@ -122,6 +140,11 @@ func listSection(d *document, r *compare.Result, details string) {
 	add(r.Missing, "in the baseline, not in this run")
 	add(r.New, "new in this run, no baseline yet")
 	add(r.UnitMismatch, "no metric in common with the baseline")
+	for _, p := range r.Identical {
+		for _, b := range p.Benchmarks {
+			t.rows = append(t.rows, row{text: "| " + cellName(b.Name) + " | " + compare.IdenticalReason + baselineValues(b.Baseline) + " |\n", tier: tierMissing})
+		}
+	}
 	d.add(detailsOpen("Benchmarks not compared: " + strings.Join(sum, ", ")))
 	d.addTable(t)
 	d.add(detailsClose)

@@ -47,6 +47,9 @@ func comparisonDocument(in Input) *document {
 	}
 	d.add(notesText(in))
 	d.addNotice()
+	if s := identicalSentence(r); s != "" {
+		d.add(s + "\n\n")
+	}
 	if len(r.Missing) > 0 {
 		d.add(fmt.Sprintf("> ⚠️ %s of the baseline did not run this time, so %s not compared (listed below).\n\n",
 			human.Plural(len(r.Missing), "benchmark", "benchmarks"), pick(len(r.Missing) == 1, "it was", "they were")))
@@ -76,6 +79,24 @@ func comparisonDocument(in Input) *document {
 	d.add(detailsOpen("Full environment") + envTable(r.BaselineEnv, r.CandidateEnv, fullFields, true) + detailsClose)
 	d.add(footer(in.Details))
 	return d
+}
+
+// identicalSentence says which benchmarks were not measured because their
+// packages are identical on both sides, and what that rests on; "" when
+// none were.
+func identicalSentence(r *compare.Result) string {
+	n := r.IdenticalCount()
+	if n == 0 {
+		return ""
+	}
+	against := "in the base and the head"
+	if r.Method == compare.MethodStored || r.Method == "" {
+		against = "here and in the baseline (whose values they keep)"
+	}
+	return fmt.Sprintf("%s in %s not measured: the test binary (built with -trimpath) and the files of the package's directory are identical %s, "+
+		"and so are the Go toolchain, GOOS/GOARCH and the build flags, all part of the hash; nothing in them can have changed "+
+		"(measure-all measures them, for benchmarks that read files elsewhere).",
+		human.Plural(n, "benchmark", "benchmarks"), human.Plural(len(r.Identical), "package", "packages"), against)
 }
 
 // candidateElapsed is how long the candidate took to measure, 0 when not
@@ -130,6 +151,9 @@ func headline(r *compare.Result, failOn compare.FailOn) string {
 	}
 	if n := len(r.Missing); n > 0 {
 		parts = append(parts, human.Count(n)+" missing")
+	}
+	if n := r.IdenticalCount(); n > 0 {
+		parts = append(parts, human.Count(n)+" identical (not measured)")
 	}
 	return "### " + mark + " " + strings.Join(parts, " · ")
 }

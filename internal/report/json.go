@@ -115,6 +115,7 @@ func jsonDocument(r *compare.Result, failOn compare.FailOn) jsonDoc {
 			Comparisons:  len(r.Comparisons),
 			Benchmarks:   benchmarkCount(r.Comparisons),
 			Missing:      len(r.Missing), New: len(r.New), UnitMismatch: len(r.UnitMismatch),
+			Identical: r.IdenticalCount(),
 		},
 		Options: jsonOptions{
 			Threshold: r.Options.Threshold, SizeThreshold: r.Options.SizeThreshold, AllocThreshold: r.Options.AllocThreshold,
@@ -125,7 +126,14 @@ func jsonDocument(r *compare.Result, failOn compare.FailOn) jsonDoc {
 		MachineDiffers: diffs(r.MachineDiffers), OtherDiffers: diffs(r.OtherDiffers),
 		Comparisons: []jsonComparison{},
 		Missing:     orEmpty(r.Missing), New: orEmpty(r.New), UnitMismatch: orEmpty(r.UnitMismatch),
-		Unseen: []jsonUnseen{},
+		Unseen: []jsonUnseen{}, Identical: []jsonIdentical{},
+	}
+	for _, p := range r.Identical {
+		id := jsonIdentical{Package: p.Package, Hash: p.Hash, Reason: compare.IdenticalReason, Benchmarks: []jsonIdenticalBenchmark{}}
+		for _, b := range p.Benchmarks {
+			id.Benchmarks = append(id.Benchmarks, jsonIdenticalBenchmark{Name: b.Name, Baseline: b.Baseline})
+		}
+		doc.Identical = append(doc.Identical, id)
 	}
 	for _, u := range r.Unseen {
 		doc.Unseen = append(doc.Unseen, jsonUnseen{Name: u.Name, InstructionsPerOp: u.InstructionsPerOp, NativeNsPerOp: u.NativeNsPerOp, PerNs: num(u.PerNs())})
@@ -261,6 +269,7 @@ type jsonDoc struct {
 	Missing        []string         `json:"missing"`
 	New            []string         `json:"new"`
 	UnitMismatch   []string         `json:"unit_mismatch"`
+	Identical      []jsonIdentical  `json:"identical"`
 	Method         string           `json:"method"`
 	Why            string           `json:"why"`
 	AACheck        *jsonAA          `json:"aa_check"`
@@ -368,6 +377,21 @@ type jsonCounts struct {
 	Missing      int `json:"missing"`
 	New          int `json:"new"`
 	UnitMismatch int `json:"unit_mismatch"`
+	Identical    int `json:"identical"`
+}
+
+// jsonIdentical is compare.Identical: a package not measured because it is
+// the same on both sides.
+type jsonIdentical struct {
+	Package    string                   `json:"package"`
+	Hash       string                   `json:"hash"`
+	Reason     string                   `json:"reason"`
+	Benchmarks []jsonIdenticalBenchmark `json:"benchmarks"`
+}
+
+type jsonIdenticalBenchmark struct {
+	Name     string             `json:"name"`
+	Baseline map[string]float64 `json:"baseline,omitempty"`
 }
 
 type jsonOptions struct {

@@ -121,6 +121,16 @@ func Text(w io.Writer, r *compare.Result) error {
 			writeProse(bw, fmt.Sprintf("%s: %s", l.what, strings.Join(l.names, ", ")))
 		}
 	}
+	if s := identicalSentence(r); s != "" {
+		var names []string
+		for _, p := range r.Identical {
+			for _, b := range p.Benchmarks {
+				names = append(names, b.Name)
+			}
+		}
+		writeProse(bw, s)
+		writeProse(bw, "identical, not measured: "+strings.Join(names, ", "))
+	}
 	fmt.Fprintln(bw)
 	writeProse(bw, shiftSentence(r, true))
 	if s := otherSentence(r.OtherDiffers, true); s != "" {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/count"
+	"github.com/wirebench/wirebench/internal/gotest"
 	"github.com/wirebench/wirebench/internal/load"
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
@@ -247,5 +248,12 @@ func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (program.Pr
 	if t.filter != "" {
 		args = append(args, "--filter", t.filter)
 	}
-	return program.Program{{Command: worker.Command{Path: bin, Args: args}}}, nil
+	// The suite's binary, built with -trimpath, is what it runs: its
+	// datasets are made from seeds in it, and the Go version and platform
+	// are in its bytes.
+	hash, err := gotest.Hash(bin, "", "embedded suite "+t.filter, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
+	}
+	return program.Program{{Command: worker.Command{Path: bin, Args: args}, Hash: hash}}, nil
 }

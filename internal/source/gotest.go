@@ -165,6 +165,7 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Prog
 			Package:  b.Package.ImportPath,
 			List:     t.g.Bench,
 			Parallel: b.Package.Parallel,
+			Hash:     b.Hash,
 		})
 	}
 	return prog, nil

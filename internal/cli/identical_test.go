@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"encoding/json"
+	"maps"
+	"strings"
+	"testing"
+
+	"github.com/wirebench/wirebench/internal/compare"
+)
+
+// TestABIdentical: a package whose test binary and files are the same in
+// the base and the head is not measured: ab lists its benchmarks as
+// identical in the report and the JSON and compares only the package the
+// head changed (whose size regression fails the gate); --measure-all
+// measures both; a head identical to its base in every package measures
+// nothing and passes.
+func TestABIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and measures a module's benchmarks")
+	}
+	base := writeModule(t, twoPackages)
+	changed := maps.Clone(twoPackages)
+	changed["b/b_test.go"] = strings.Replace(changed["b/b_test.go"], `Name: "seven"`, `Name: "seventeen"`, 1)
+	head := writeModule(t, changed)
+	same := writeModule(t, twoPackages)
+	quick := []string{"--bench", ".", "--metric", "time", "--budget", "2s", "--format", "json"}
+
+	type doc struct {
+		Verdict     string
+		Comparisons []struct{ Name string }
+		Identical   []struct {
+			Package    string
+			Benchmarks []struct{ Name string }
+		}
+	}
+	var code int
+	var out, errOut string
+	read := func(out string) doc {
+		t.Helper()
+		var d doc
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatalf("JSON report: %v\n%s", err, out+errOut)
+		}
+		return d
+	}
+	compared := func(d doc, pkg string) bool {
+		for _, c := range d.Comparisons {
+			if strings.HasPrefix(c.Name, pkg+" ") {
+				return true
+			}
+		}
+		return false
+	}
+
+	code, out, errOut = wb(t, head, append([]string{"ab", "--base", base, "--head", head}, quick...)...)
+	d := read(out)
+	if code != exitFail || d.Verdict != "fail" || len(d.Identical) != 1 || d.Identical[0].Package != "example.com/two/a" ||
+		len(d.Identical[0].Benchmarks) != 1 || d.Identical[0].Benchmarks[0].Name != "example.com/two/a BenchmarkJSONEncode" ||
+		compared(d, "example.com/two/a") || !compared(d, "example.com/two/b") ||
+		!strings.Contains(errOut, "1 benchmark in 1 package not measured: identical test binary and files in both builds") {
+		t.Errorf("ab of a head that changes b: exit %d, want 1 with a identical and b compared\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+
+	code, out, errOut = wb(t, head, append([]string{"ab", "--base", base, "--head", head, "--measure-all"}, quick...)...)
+	if d = read(out); code != exitFail || len(d.Identical) != 0 || !compared(d, "example.com/two/a") || !compared(d, "example.com/two/b") {
+		t.Errorf("ab --measure-all: exit %d, want 1 with both packages compared\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+
+	code, out, errOut = wb(t, same, append([]string{"ab", "--base", base, "--head", same}, quick...)...)
+	if d = read(out); code != exitOK || d.Verdict != "pass" || len(d.Identical) != 2 || len(d.Comparisons) != 0 ||
+		!strings.Contains(errOut, "nothing to measure: every package identical in both builds") {
+		t.Errorf("ab of a head identical to its base in another directory: exit %d, want 0 with nothing measured\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if !strings.Contains(compare.IdenticalReason, "not measured") {
+		t.Errorf("IdenticalReason %q does not say the benchmark was not measured", compare.IdenticalReason)
+	}
+}
