@@ -456,7 +456,7 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 	if err := target.CheckTree("."); err != nil {
 		return nil, fmt.Sprintf("the workspace: %v", err), nil
 	}
-	r := abRun{Target: target, Base: basePath, Head: ".", Filter: a.cfg.Filter, AA: true, Pin: a.cfg.Pin, Sandbox: sb,
+	r := abRun{Target: target, Base: basePath, Head: ".", Filter: a.cfg.Filter, AA: true, Pin: a.cfg.Pin, MeasureAll: a.cfg.MeasureAll, Sandbox: sb,
 		HeadCommit: a.ev.SHA, BaseCommit: a.ev.PR.BaseSHA,
 		Options: ab.Options{Budget: a.cfg.MeasureBudget(true), Compare: a.cfg.CompareOptions(true), Progress: a.e.stderr,
 			Why: fmt.Sprintf("pull request with a checkout of its base commit at %s (input base-path)", basePath)},
