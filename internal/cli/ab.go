@@ -299,7 +299,9 @@ func identicalOutcome(r abRun) *ab.Outcome {
 		settings.Counter = &results.Counter{Tool: "callgrind", Version: r.Count.Valgrind.Version, Processes: r.Count.Processes, CacheSim: r.Count.Callgrind.CacheSim}
 	}
 	here := func() *results.Results {
-		return &results.Results{Env: bench.CaptureEnv(os.Getenv), Settings: settings}
+		res := results.New("", bench.CaptureEnv(os.Getenv))
+		res.Settings = settings
+		return res
 	}
 	return &ab.Outcome{
 		Result: &compare.Result{Options: r.Options.Compare, Method: method, Why: r.Options.Why},

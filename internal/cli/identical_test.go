@@ -3,10 +3,12 @@ package cli
 import (
 	"encoding/json"
 	"maps"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/results"
 )
 
 // TestABIdentical: a package whose test binary and files are the same in
@@ -67,7 +69,11 @@ func TestABIdentical(t *testing.T) {
 		t.Errorf("ab --measure-all: exit %d, want 1 with both packages compared\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 
-	code, out, errOut = wb(t, same, append([]string{"ab", "--base", base, "--head", same}, quick...)...)
+	headOut := filepath.Join(t.TempDir(), "head.json")
+	code, out, errOut = wb(t, same, append([]string{"ab", "--base", base, "--head", same, "--out", headOut}, quick...)...)
+	if res, err := results.Load(headOut); err != nil || len(res.Benchmarks) != 0 {
+		t.Errorf("the head's results of a run that measured nothing: %v; want a results file with no benchmarks", err)
+	}
 	if d = read(out); code != exitOK || d.Verdict != "pass" || len(d.Identical) != 2 || len(d.Comparisons) != 0 ||
 		!strings.Contains(errOut, "nothing to measure: every package identical in both builds") {
 		t.Errorf("ab of a head identical to its base in another directory: exit %d, want 0 with nothing measured\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
