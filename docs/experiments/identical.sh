@@ -53,22 +53,37 @@ module "$OUT/leaf" 103 6364136223846793005
 module "$OUT/helper" 100 6364136223846793007
 (cd "$OUT/base" && go vet ./...)
 
-printf 'head\tload\twall_s\texit\tverdict\tregressions\tidentical\tcomparisons\n' >"$OUT/identical.tsv"
-for head in leaf helper; do
+printf 'mode\thead\tload\twall_s\texit\tverdict\tregressions\tidentical\tcomparisons\n' >"$OUT/identical.tsv"
+one() { # MODE HEAD ARGS...
+	local mode=$1 head=$2
+	shift 2
 	load=$(cut -d' ' -f1 /proc/loadavg)
-	log "ab $head (load $load)"
+	log "$mode $head (load $load)"
 	start=$(date +%s.%N)
 	set +e
-	(cd "$OUT/$head" && "$OUT/bin/wb" ab --base "$OUT/base" --head "$OUT/$head" --bench . --format json >"$OUT/$head.json" 2>"$OUT/$head.err")
+	(cd "$OUT/$head" && "$OUT/bin/wb" "$mode" "$@" --bench . --format json >"$OUT/$mode-$head.json" 2>"$OUT/$mode-$head.err")
 	code=$?
 	set -e
 	wall=$(echo "$(date +%s.%N) - $start" | bc)
-	python3 - "$OUT/$head.json" "$head" "$load" "$wall" "$code" >>"$OUT/identical.tsv" <<'PY'
+	python3 - "$OUT/$mode-$head.json" "$mode" "$head" "$load" "$wall" "$code" >>"$OUT/identical.tsv" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 regs = [c["name"] + " " + c["unit"] for c in d["comparisons"] if c["verdict"] == "regression"]
-print("\t".join([sys.argv[2], sys.argv[3], "%.1f" % float(sys.argv[4]), sys.argv[5], d["verdict"],
+print("\t".join([sys.argv[2], sys.argv[3], sys.argv[4], "%.1f" % float(sys.argv[5]), sys.argv[6], d["verdict"],
 	";".join(regs) or "-", str(d["counts"]["identical"]), str(d["counts"]["comparisons"])]))
 PY
 	tail -1 "$OUT/identical.tsv" >&2
+}
+for head in leaf helper; do
+	one ab "$head" --base "$OUT/base" --head "$OUT/$head"
+done
+# A stored baseline: one update of the base (it measures everything),
+# then check of each head against it.
+load=$(cut -d' ' -f1 /proc/loadavg)
+log "update base (load $load)"
+start=$(date +%s.%N)
+(cd "$OUT/base" && "$OUT/bin/wb" update --bench . --baseline "$OUT/baseline.json" >"$OUT/update.out" 2>"$OUT/update.err")
+log "update: $(echo "$(date +%s.%N) - $start" | bc) s"
+for head in leaf helper; do
+	one check "$head" --baseline "$OUT/baseline.json" --out "$OUT/check-$head.results.json"
 done

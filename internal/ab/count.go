@@ -7,6 +7,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/count"
+	"github.com/wirebench/wirebench/internal/results"
 )
 
 // Count compares the head build against the base build by their counted
@@ -32,13 +33,81 @@ func Count(ctx context.Context, base, head count.Build, o count.Options, opts co
 	if err != nil {
 		return nil, err
 	}
+	out, err := judgeCounts(ctx, p, opts)
+	if err != nil {
+		return nil, err
+	}
+	res := out.Result
+	_, res.Missing, res.New = p.Benchmarks()
+	res.Method = compare.MethodCounted
+	res.Why = why
+	out.Base.Settings.Elapsed, out.Head.Settings.Elapsed = p.Elapsed(), p.Elapsed()
+	out.Elapsed = p.Elapsed()
+	out.Rounds, out.Generations = p.Processes(), p.Processes()
+	return out, nil
+}
+
+// counts is what judgeCounts counts with: count.Pair, or a simulation of
+// it.
+type counts interface {
+	// Count counts every benchmark in the first processes of each build.
+	Count(ctx context.Context) (base, head *results.Results, err error)
+	// Rest counts the benchmarks names in the processes Count left out
+	// (nil results when there are none).
+	Rest(ctx context.Context, names []string) (base, head *results.Results, err error)
+	// Again counts the benchmarks names in as many fresh processes again.
+	Again(ctx context.Context, names []string) (base, head *results.Results, err error)
+	// First and Processes are the processes of each build Count counts
+	// in and the plan's number.
+	First() int
+	Processes() int
+}
+
+// judgeCounts counts in stages and judges: every benchmark in the first
+// processes of each build; the benchmarks those do not settle
+// (unsettled) in the rest of the plan's; then the counted changes again
+// in as many fresh processes (settle). A benchmark settled early is
+// judged on its first processes, with the run's confidence: its interval
+// at compare.SettleConfidence was inside the floor, so at a lower level it is
+// too.
+func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*Outcome, error) {
 	out := &Outcome{}
+	var err error
 	if out.Base, out.Head, err = p.Count(ctx); err != nil {
 		return nil, err
 	}
 	res, err := compare.Compare(out.Base, out.Head, opts)
 	if err != nil {
 		return nil, err
+	}
+	if p.First() < p.Processes() {
+		early := opts
+		early.Confidence = compare.SettleConfidence
+		first, err := compare.Compare(out.Base, out.Head, early)
+		if err != nil {
+			return nil, err
+		}
+		left := unsettled(first)
+		processes := p.First()
+		if len(left) > 0 {
+			b, h, err := p.Rest(ctx, left)
+			if err != nil {
+				return nil, err
+			}
+			if b != nil {
+				out.Base.AddProcesses(b)
+				out.Head.AddProcesses(h)
+				if res, err = compare.Compare(out.Base, out.Head, opts); err != nil {
+					return nil, err
+				}
+				processes = p.Processes()
+			}
+		}
+		for _, r := range []*results.Results{out.Base, out.Head} {
+			if c := r.Settings.Counter; c != nil {
+				c.Processes, c.First, c.Settled = processes, p.First(), countedBenchmarks(first)-len(left)
+			}
+		}
 	}
 	if names := countedChanges(res); len(names) > 0 {
 		b, h, err := p.Again(ctx, names)
@@ -47,7 +116,6 @@ func Count(ctx context.Context, base, head count.Build, o count.Options, opts co
 		}
 		out.Base.AddProcesses(b)
 		out.Head.AddProcesses(h)
-		out.Base.Settings.Elapsed, out.Head.Settings.Elapsed = p.Elapsed(), p.Elapsed()
 		all, err := compare.Compare(out.Base, out.Head, opts)
 		if err != nil {
 			return nil, err
@@ -55,13 +123,32 @@ func Count(ctx context.Context, base, head count.Build, o count.Options, opts co
 		out.Confirmations = append(out.Confirmations, settle(res, all)...)
 		out.ConfirmRounds = p.Processes()
 	}
-	_, res.Missing, res.New = p.Benchmarks()
-	res.Method = compare.MethodCounted
-	res.Why = why
 	out.Result = res
-	out.Elapsed = p.Elapsed()
-	out.Rounds, out.Generations = p.Processes(), p.Processes()
 	return out, nil
+}
+
+// unsettled are the benchmarks of res, by key, that a comparison of
+// theirs does not find unchanged: a change, an interval that reaches
+// past the floor, or no test at all.
+func unsettled(res *compare.Result) []string {
+	var names []string
+	for _, c := range res.Comparisons {
+		if c.Verdict != compare.Unchanged && !slices.Contains(names, c.Name) {
+			names = append(names, c.Name)
+		}
+	}
+	return names
+}
+
+// countedBenchmarks is how many benchmarks res compares.
+func countedBenchmarks(res *compare.Result) int {
+	var names []string
+	for _, c := range res.Comparisons {
+		if !slices.Contains(names, c.Name) {
+			names = append(names, c.Name)
+		}
+	}
+	return len(names)
 }
 
 // confirmable reports whether Count counts c's benchmark again: a

@@ -296,7 +296,7 @@ func identicalOutcome(r abRun) *ab.Outcome {
 	}
 	settings := results.Settings{}
 	if r.Count != nil {
-		settings.Counter = &results.Counter{Tool: "callgrind", Version: r.Count.Valgrind.Version, Processes: r.Count.Processes, CacheSim: r.Count.Callgrind.CacheSim}
+		settings.Counter = r.Count.Counter()
 	}
 	here := func() *results.Results {
 		res := results.New("", bench.CaptureEnv(os.Getenv))

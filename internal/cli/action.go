@@ -210,6 +210,9 @@ func (a *actionRun) loadBaseline(ctx context.Context) (*baseline.Baseline, strin
 // For a check or an update (cmd), a count is timed beside (timeBeside).
 func (a *actionRun) candidate(ctx context.Context, ref *results.Results, cmd config.Command) (*results.Results, error) {
 	p, like := planLike(a.e, a.cfg, ref)
+	if cmd != config.Check {
+		p.Known = nil // only a check skips what its baseline measured
+	}
 	_, measures := a.src.(source.Buildable)
 	clock := cmd == config.Check || cmd == config.Update
 	if measures {

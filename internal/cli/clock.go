@@ -47,6 +47,11 @@ func clockPlan(c *config.Config, p source.Plan, ref *results.Results, n int) sou
 	if ref != nil {
 		like = ref.Clock
 	}
+	if p.Known != nil {
+		// The native build is not the counted one: its hashes are the
+		// stored wall times'.
+		p.Known = knownHashes(c, like)
+	}
 	// Only what was given: update's default budget is a timed run's.
 	var given pipeline.Measure
 	if c.Given("budget") {
@@ -75,6 +80,9 @@ func timeBeside(ctx context.Context, e *env, c *config.Config, src source.Source
 			return source.Plan{}, "", nil
 		}
 		return source.Plan{}, "Wall time was not checked: the baseline holds no wall times (it was stored before wirebench timed beside its counts, or with an explicit counted metric); the next `update` with metric auto stores them.", nil
+	}
+	if len(cand.Benchmarks) == 0 && len(cand.Unmeasured) > 0 {
+		return source.Plan{}, "", nil // every package the baseline's: nothing to time
 	}
 	pt := clockPlan(c, p, ref, len(cand.Benchmarks))
 	floor := ", stored with the count"

@@ -108,6 +108,9 @@ func TestCountedModule(t *testing.T) {
 		code      int
 		says      string
 	}{
+		// The same code measured (--measure-all): a count of unchanged
+		// code against its baseline passes (TestCheckIdentical: without
+		// it, nothing is measured).
 		{"the same code", base, exitOK, "counts: all 3 gated"},
 		{"10% more work", slower, exitFail, "instructions/op"},
 		{"a byte more", bigger, exitFail, "B/msg"},
@@ -115,7 +118,7 @@ func TestCountedModule(t *testing.T) {
 		t.Run("check/"+tt.name, func(t *testing.T) {
 			report := filepath.Join(t.TempDir(), "report.md")
 			out := filepath.Join(t.TempDir(), "results.json")
-			code, stdout, errOut := wb(t, tt.dir, append([]string{"check", "--report", report, "--out", out}, counted...)...)
+			code, stdout, errOut := wb(t, tt.dir, append([]string{"check", "--report", report, "--out", out, "--measure-all"}, counted...)...)
 			md, _ := os.ReadFile(report)
 			if code != tt.code || !strings.Contains(string(md), tt.says) || !strings.Contains(string(md), "Counted, not timed") {
 				t.Errorf("exit %d, want %d; the report lacks %q or what was counted:\n%s\n%s\n%s", code, tt.code, tt.says, md, stdout, errOut)
@@ -233,7 +236,9 @@ func countedAndTimed(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			report := filepath.Join(t.TempDir(), "report.md")
-			code, stdout, errOut := wb(t, tt.dir, append([]string{"check", "--report", report}, args...)...)
+			// --measure-all: the unchanged code is counted and timed, not
+			// skipped as identical to the baseline's.
+			code, stdout, errOut := wb(t, tt.dir, append([]string{"check", "--report", report, "--measure-all"}, args...)...)
 			md, _ := os.ReadFile(report)
 			flat := strings.Join(strings.Fields(string(md)), " ")
 			for _, want := range tt.says {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/results"
 )
@@ -80,5 +81,85 @@ func TestABIdentical(t *testing.T) {
 	}
 	if !strings.Contains(compare.IdenticalReason, "not measured") {
 		t.Errorf("IdenticalReason %q does not say the benchmark was not measured", compare.IdenticalReason)
+	}
+}
+
+// TestCheckIdentical: against a stored baseline, check skips a package
+// whose test binary and files hash as the baseline recorded (update
+// records every package's hash): its benchmarks are listed as identical
+// with the baseline's values and only the package the head changed is
+// measured and compared; --measure-all measures both; a tree the same as
+// the baseline's measures nothing and passes; the results say which
+// packages went unmeasured.
+func TestCheckIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and measures a module's benchmarks")
+	}
+	base := writeModule(t, twoPackages)
+	changed := maps.Clone(twoPackages)
+	changed["b/b_test.go"] = strings.Replace(changed["b/b_test.go"], `Name: "seven"`, `Name: "seventeen"`, 1)
+	head := writeModule(t, changed)
+	same := writeModule(t, twoPackages)
+	bl := filepath.Join(t.TempDir(), "baseline.json")
+	quick := []string{"--bench", ".", "--metric", "time", "--budget", "2s", "--baseline", bl}
+	if code, out, errOut := wb(t, base, append([]string{"update"}, quick...)...); code != exitOK {
+		t.Fatalf("update: exit %d\n%s\n%s", code, out, errOut)
+	}
+	stored, err := baseline.Load(bl, "go test")
+	if err != nil || len(stored.Reference.Hashes) != 2 || len(stored.Reference.Unmeasured) != 0 {
+		t.Fatalf("the baseline's reference: %v; want the hashes of both packages and nothing unmeasured", err)
+	}
+
+	type doc struct {
+		Verdict     string
+		Comparisons []struct{ Name string }
+		Identical   []struct {
+			Package    string
+			Benchmarks []struct {
+				Name     string
+				Baseline map[string]float64
+			}
+		}
+	}
+	read := func(out, errOut string) doc {
+		t.Helper()
+		var d doc
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatalf("JSON report: %v\n%s", err, out+errOut)
+		}
+		return d
+	}
+	compared := func(d doc, pkg string) bool {
+		for _, c := range d.Comparisons {
+			if strings.HasPrefix(c.Name, pkg+" ") {
+				return true
+			}
+		}
+		return false
+	}
+
+	resultsOut := filepath.Join(t.TempDir(), "results.json")
+	code, out, errOut := wb(t, head, append([]string{"check", "--format", "json", "--out", resultsOut}, quick...)...)
+	d := read(out, errOut)
+	if code != exitFail || d.Verdict != "fail" || len(d.Identical) != 1 || d.Identical[0].Package != "example.com/two/a" ||
+		len(d.Identical[0].Benchmarks) != 1 || d.Identical[0].Benchmarks[0].Name != "example.com/two/a BenchmarkJSONEncode" ||
+		d.Identical[0].Benchmarks[0].Baseline["B/msg"] != 8 ||
+		compared(d, "example.com/two/a") || !compared(d, "example.com/two/b") ||
+		!strings.Contains(errOut, "1 package not measured: identical test binary and files as the baseline's") {
+		t.Errorf("check of a head that changes b: exit %d, want 1 with a identical (the baseline's B/msg 8) and b compared\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if res, err := results.Load(resultsOut); err != nil || len(res.Unmeasured) != 1 || res.Unmeasured[0] != "example.com/two/a" || len(res.Hashes) != 2 {
+		t.Errorf("the check's results: %v; want a unmeasured and both packages' hashes", err)
+	}
+
+	code, out, errOut = wb(t, head, append([]string{"check", "--format", "json", "--measure-all"}, quick...)...)
+	if d = read(out, errOut); code != exitFail || len(d.Identical) != 0 || !compared(d, "example.com/two/a") || !compared(d, "example.com/two/b") {
+		t.Errorf("check --measure-all: exit %d, want 1 with both packages compared\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+
+	code, out, errOut = wb(t, same, append([]string{"check", "--format", "json"}, quick...)...)
+	if d = read(out, errOut); code != exitOK || d.Verdict != "pass" || len(d.Identical) != 2 || len(d.Comparisons) != 0 ||
+		!strings.Contains(errOut, "2 packages not measured") {
+		t.Errorf("check of a tree identical to the baseline's in another directory: exit %d, want 0 with nothing measured\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }

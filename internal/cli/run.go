@@ -31,7 +31,19 @@ func planLike(e *env, c *config.Config, ref *results.Results) (source.Plan, stri
 	p.Reference = ref
 	m, note := pipeline.MeasureLike(ref, pipeline.Measure{Budget: c.Budget, Samples: c.Samples}, pipeline.Measure{Budget: p.Budget, Samples: p.Samples})
 	p.Budget, p.Samples = m.Budget, m.Samples
+	p.Known = knownHashes(c, ref)
 	return p, note
+}
+
+// knownHashes is the stored reference's package hashes a check may skip
+// packages by (source.Plan.Known): those of a go test reference of the
+// same --bench, unless c measures all. The embedded suite has none: it is
+// wirebench's own, measured in its own processes.
+func knownHashes(c *config.Config, ref *results.Results) map[string]string {
+	if ref == nil || c.MeasureAll || c.Bench == "" || ref.Suite != source.GoTestSuite || ref.Settings.Filter != c.Bench {
+		return nil
+	}
+	return ref.Hashes
 }
 
 // withNote is notes with note first, when there is one.

@@ -100,3 +100,11 @@ func (o Options) Validate() error {
 	}
 	return nil
 }
+
+// SettleConfidence is the level of the interval that settles a counted
+// benchmark after the first processes of a staged count
+// (count.Settings.First): one whose every comparison is unchanged at
+// this level, its interval inside the floor, is counted no further.
+// Stricter than the reports' 95%, so that a change at the floor is
+// rarely settled as none (docs/counted.md, "When counting stops").
+const SettleConfidence = 0.99

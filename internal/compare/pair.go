@@ -53,12 +53,37 @@ func (r *Result) pairUp(base, cand *results.Results) []pair {
 			r.UnitMismatch = append(r.UnitMismatch, cb.Key())
 		}
 	}
+	same := unmeasured(base, cand)
+	medians := mediansOf(base)
 	for _, bb := range base.Benchmarks {
-		if cand.Lookup(bb.Key()) == nil {
-			r.Missing = append(r.Missing, bb.Key())
+		if cand.Lookup(bb.Key()) != nil {
+			continue
 		}
+		if !same[bb.Pkg] {
+			r.Missing = append(r.Missing, bb.Key())
+			continue
+		}
+		i := slices.IndexFunc(r.Identical, func(id Identical) bool { return id.Package == bb.Pkg })
+		if i < 0 {
+			r.Identical = append(r.Identical, Identical{Package: bb.Pkg, Hash: cand.Hashes[bb.Pkg]})
+			i = len(r.Identical) - 1
+		}
+		r.Identical[i].Benchmarks = append(r.Identical[i].Benchmarks, IdenticalBenchmark{Name: bb.Key(), Baseline: medians[bb.Key()]})
 	}
 	return pairs
+}
+
+// unmeasured is the packages cand did not measure because their hash is
+// the one base recorded (results.Results.Unmeasured): the same test
+// binary and files, so base's values stand for theirs.
+func unmeasured(base, cand *results.Results) map[string]bool {
+	same := map[string]bool{}
+	for _, pkg := range cand.Unmeasured {
+		if h := cand.Hashes[pkg]; h != "" && base.Hashes[pkg] == h {
+			same[pkg] = true
+		}
+	}
+	return same
 }
 
 // samePackages makes a run that names one package comparable with a run

@@ -8,6 +8,7 @@ import (
 	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/cpus"
 	"github.com/wirebench/wirebench/internal/program"
+	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
 )
 
@@ -36,6 +37,10 @@ const (
 	// so three processes resolve them to about 2%, and a regression is
 	// counted again in further processes before it fails (confirm).
 	DefaultCostlyProcesses = 3
+	// DefaultFirst is the processes of each build a same-runner A/B
+	// count (Pair) counts every benchmark in first: most counts' pairs
+	// agree so closely that three settle them (see Settings.First).
+	DefaultFirst = 3
 	// DefaultCostly is the native time of one operation from which a
 	// benchmark is costly.
 	DefaultCostly = 10 * time.Millisecond
@@ -57,6 +62,12 @@ type Settings struct {
 	Callgrind callgrind.Options
 	// Processes is the worker processes each build is counted in.
 	Processes int
+	// First is the processes of each build Pair.Count counts every
+	// benchmark in; Pair.Rest counts the benchmarks whose verdict those
+	// did not settle in the others, up to Processes. 0 is DefaultFirst;
+	// Processes or more counts every benchmark in every process. One
+	// (a stored check or update) counts Processes.
+	First int
 	// Blocks is the counted blocks of a benchmark in each process.
 	Blocks int
 	// Jobs is how many counted processes run at once: counts do not
@@ -93,12 +104,22 @@ type Settings struct {
 	FixedProcesses bool
 }
 
+// Counter is how c counts, as results record it for a run in which
+// nothing was counted (every package identical to the baseline's): the
+// tool, its version, the processes and the cache simulation.
+func (c Settings) Counter() *results.Counter {
+	return &results.Counter{Tool: "callgrind", Version: c.Valgrind.Version, Processes: c.Processes, CacheSim: c.Callgrind.CacheSim}
+}
+
 func (c *Settings) defaults() {
 	if c.Processes <= 0 {
 		c.Processes = DefaultProcesses
 	}
 	if c.Blocks <= 0 {
 		c.Blocks = DefaultBlocks
+	}
+	if c.First <= 0 {
+		c.First = DefaultFirst
 	}
 	if c.Jobs <= 0 {
 		c.Jobs, c.JobsWhy = cpus.Job()

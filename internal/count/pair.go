@@ -63,21 +63,26 @@ func (p *Pair) Benchmarks() (common, onlyBase, onlyHead []string) {
 	return p.names, p.missing, p.added
 }
 
-// Processes is how many processes of each build Count counts in.
+// Processes is how many processes of each build Count and Rest count
+// in, together.
 func (p *Pair) Processes() int { return p.r.o.Processes }
+
+// First is how many processes of each build Count counts in: Processes,
+// or Settings.First when that is fewer (Rest counts the others).
+func (p *Pair) First() int { return min(p.r.o.First, p.r.o.Processes) }
 
 // Elapsed is the time since the pair was made, calibration included.
 func (p *Pair) Elapsed() time.Duration { return time.Since(p.r.start) }
 
-// Count counts every benchmark of the pair in Processes fresh processes
-// of each build, Jobs at a time, base and head alternating, and returns
+// Count counts every benchmark of the pair in First fresh processes of
+// each build, Jobs at a time, base and head alternating, and returns
 // each build's results: one sample of every unit per process.
 func (p *Pair) Count(ctx context.Context) (base, head *results.Results, err error) {
 	r := p.r
 	jobs, est, fitted := r.fit(func() []*job {
 		p.plan()
 		var jobs []*job
-		for k := range r.o.Processes {
+		for k := range p.First() {
 			seed := r.o.Seed + uint64(k)
 			jobs = append(jobs,
 				&job{side: "base", label: fmt.Sprintf("base process %d", k+1), build: p.base, plan: p.planB.forProcess(k), seed: seed},
@@ -89,10 +94,42 @@ func (p *Pair) Count(ctx context.Context) (base, head *results.Results, err erro
 		r.progressf("%s", fitted)
 		r.cutFor = r.o.Budget
 	}
-	r.progressf("counting %s (%d only in the base, %d only in the head) in %d processes of each build %s; expected to take about %s",
-		benchmarks(len(p.names)), len(p.missing), len(p.added), r.o.Processes, r.under(), round(est))
+	more := ""
+	if first := p.First(); first < r.o.Processes {
+		more = fmt.Sprintf(" first (up to %d for those whose verdict %d do not settle)", r.o.Processes, first)
+	}
+	r.progressf("counting %s (%d only in the base, %d only in the head) in %d processes of each build%s %s; expected to take about %s",
+		benchmarks(len(p.names)), len(p.missing), len(p.added), p.First(), more, r.under(), round(est))
 	r.estimated = est
 	return p.count(ctx, jobs, p.planB, p.planH)
+}
+
+// Rest counts the benchmarks names in the processes Count left out
+// (First to Processes, process k of both builds with the seed the
+// unstaged count would have given it, and a costly benchmark in no more
+// than its CostlyProcesses), and returns those processes' results
+// (results.AddProcesses joins them to Count's); nil results when none
+// are left to count.
+func (p *Pair) Rest(ctx context.Context, names []string) (base, head *results.Results, err error) {
+	r := p.r
+	pb, ph := p.planB.only(names), p.planH.only(names)
+	var jobs []*job
+	for k := p.First(); k < r.o.Processes; k++ {
+		kb := pb.forProcess(k)
+		if len(kb.names) == 0 {
+			continue
+		}
+		seed := r.o.Seed + uint64(k)
+		jobs = append(jobs,
+			&job{side: "base", label: fmt.Sprintf("base process %d", k+1), build: p.base, plan: kb, seed: seed},
+			&job{side: "head", label: fmt.Sprintf("head process %d", k+1), build: p.head, plan: kb.withBuild(ph), seed: seed})
+	}
+	if len(jobs) == 0 {
+		return nil, nil, nil
+	}
+	r.progressf("%s not settled by %d processes of each build: counting %s in up to %d more",
+		benchmarks(len(names)), p.First(), map[bool]string{true: "it", false: "them"}[len(names) == 1], r.o.Processes-p.First())
+	return p.count(ctx, jobs, pb, ph)
 }
 
 // Again counts the benchmarks names again, in Processes further fresh

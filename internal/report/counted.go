@@ -24,10 +24,11 @@ const countBlind = "time in the kernel and I/O, waiting (locks, channels, sleep)
 
 // countedSentence says what a counted comparison counted, how, what
 // counting cannot see, and how long it took (elapsed, 0 when not known);
-// "" when the candidate was not counted.
+// "" when the candidate was not counted, or nothing was (every package
+// identical: the identical sentence says why).
 func countedSentence(r *compare.Result, elapsed time.Duration) string {
 	c := r.Counter
-	if c == nil {
+	if c == nil || (len(r.Comparisons) == 0 && r.IdenticalCount() > 0) {
 		return ""
 	}
 	units := "instructions/op"
@@ -42,8 +43,8 @@ func countedSentence(r *compare.Result, elapsed time.Duration) string {
 		who = "each build"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s under Valgrind's callgrind %s, %s, in %s of %s, %s; a process's blocks reduce to their median, and the processes are the replicates%s. A count does not move with what else runs on the machine. ",
-		pick(r.Clock == nil, "Counted, not timed", "Counted"), units, c.Version, cache, human.Plural(c.Processes, "process", "processes"), who, methodText(c.Method), pairingText(r))
+	fmt.Fprintf(&b, "%s: %s under Valgrind's callgrind %s, %s, in %s of %s%s, %s; a process's blocks reduce to their median, and the processes are the replicates%s. A count does not move with what else runs on the machine. ",
+		pick(r.Clock == nil, "Counted, not timed", "Counted"), units, c.Version, cache, human.Plural(c.Processes, "process", "processes"), who, stagesText(c), methodText(c.Method), pairingText(r))
 	if s := budgetSentence(c); s != "" {
 		b.WriteString(s + " ")
 	}
@@ -67,6 +68,16 @@ func countedSentence(r *compare.Result, elapsed time.Duration) string {
 		b.WriteString(" " + s)
 	}
 	return b.String()
+}
+
+// stagesText says how many benchmarks a staged count settled after its
+// first processes (results.Counter.First), "" when it was not staged.
+func stagesText(c *results.Counter) string {
+	if c.First <= 0 || c.Settled <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s settled after %d, their %s interval inside the floor, and counted no further)",
+		human.Plural(c.Settled, "benchmark", "benchmarks"), c.First, human.Percent(compare.SettleConfidence))
 }
 
 // budgetSentence says that a count's plan was cut for a budget

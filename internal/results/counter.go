@@ -30,6 +30,13 @@ type Counter struct {
 	// every process, reduced to the process's median.
 	Processes int `json:"processes"`
 	Blocks    int `json:"blocks"`
+	// First, when set, is the processes of each build every benchmark was
+	// counted in before the benchmarks they had not settled were counted
+	// in more, up to Processes; Settled is how many they settled (and
+	// were counted in First alone). 0: every benchmark was counted in
+	// Processes. Neither decides what a count is comparable with.
+	First   int `json:"first,omitempty"`
+	Settled int `json:"settled,omitempty"`
 	// Heap is how the workers kept a block's count from depending on
 	// the heap that earlier work left: "dirty" (worker.DirtyHeap: every
 	// block on used memory, collected and returned to the kernel before

@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -66,6 +67,16 @@ type Results struct {
 	// wall-time check's: what a count cannot see (waiting, the kernel,
 	// caches) is judged on it against the baseline's.
 	Clock *Results `json:"clock,omitempty"`
+	// Hashes is the identity of each package's test binary as measured
+	// (gotest.Hash: the binary, the toolchain, GOOS/GOARCH, the build
+	// flags and the package's files that are not Go source), by package,
+	// for a go test run: a later check skips a package whose hash is the
+	// same as its baseline's.
+	Hashes map[string]string `json:"hashes,omitempty"`
+	// Unmeasured are the packages of Hashes that were not measured because
+	// the stored baseline records the same hash for them: the baseline's
+	// values stand for their benchmarks.
+	Unmeasured []string `json:"unmeasured,omitempty"`
 }
 
 // Settings records how a run was made, so it can be reproduced. Samples,
@@ -287,6 +298,9 @@ func (r *Results) Validate() error {
 	if r.Version < 1 || r.Version > Version {
 		return fmt.Errorf("results format version %d is not supported by this wirebench (it reads versions 1 to %d): upgrade wirebench or re-run the suite", r.Version, Version)
 	}
+	if err := r.validateUnmeasured(); err != nil {
+		return err
+	}
 	seen := make(map[string]bool, len(r.Benchmarks))
 	for _, b := range r.Benchmarks {
 		if b.Name == "" {
@@ -313,6 +327,22 @@ func (r *Results) Validate() error {
 				if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
 					return fmt.Errorf("benchmark %s: metric %s has the invalid value %v", b.Name, m.Unit, v)
 				}
+			}
+		}
+	}
+	return nil
+}
+
+// validateUnmeasured checks that every unmeasured package has a hash and
+// no measured benchmark.
+func (r *Results) validateUnmeasured() error {
+	for _, pkg := range r.Unmeasured {
+		if r.Hashes[pkg] == "" {
+			return fmt.Errorf("package %s is listed as unmeasured but has no hash", pkg)
+		}
+		for _, b := range r.Benchmarks {
+			if b.Pkg == pkg {
+				return fmt.Errorf("package %s is listed as unmeasured but has the measured benchmark %s", pkg, b.Name)
 			}
 		}
 	}
@@ -389,6 +419,8 @@ func (r *Results) Clone() *Results {
 		b.Profile = b.Profile.Clone()
 	}
 	c.Shards = slices.Clone(r.Shards)
+	c.Hashes = maps.Clone(r.Hashes)
+	c.Unmeasured = slices.Clone(r.Unmeasured)
 	if r.Settings.Counter != nil {
 		counter := *r.Settings.Counter
 		c.Settings.Counter = &counter

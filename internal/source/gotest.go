@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/gotest"
 	"github.com/wirebench/wirebench/internal/heartbeat"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
@@ -82,6 +84,34 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 	if err != nil {
 		return nil, nil, err
 	}
+	hashes, unmeasured, prog := known(prog, p.Known)
+	env := results.Env{Commit: p.getenv("GITHUB_SHA"), Ref: p.getenv("GITHUB_REF_NAME")}
+	finish := func(r *results.Results) *results.Results {
+		r.Suite = GoTestSuite
+		r.Env.Commit, r.Env.Ref = env.Commit, env.Ref
+		r.Env.FillMachine(bench.CaptureEnv(p.getenv))
+		r.Settings.Filter = g.Bench
+		r.Hashes, r.Unmeasured = hashes, unmeasured
+		return r
+	}
+	if len(unmeasured) > 0 {
+		fmt.Fprintf(p.progress(), "wirebench: %s not measured: %s as the baseline's (--measure-all measures them)\n",
+			human.Plural(len(unmeasured), "package", "packages"), identicalWhat)
+	}
+	if len(prog) == 0 {
+		r := results.New(GoTestSuite, env)
+		if ref := p.Reference; ref != nil {
+			// The toolchain, GOOS/GOARCH and the module's dependencies
+			// are in every hash: the baseline's, as the workers' hello
+			// would have said.
+			r.Env.GoVersion, r.Env.GOOS, r.Env.GOARCH, r.Env.GOMAXPROCS = ref.Env.GoVersion, ref.Env.GOOS, ref.Env.GOARCH, ref.Env.GOMAXPROCS
+			r.Env.Modules = maps.Clone(ref.Env.Modules)
+		}
+		if p.Count != nil {
+			r.Settings.Counter = p.Count.Counter()
+		}
+		return finish(r), nil, nil
+	}
 	var r *results.Results
 	if p.Count != nil {
 		r, err = count.One(ctx, count.Build{Program: prog, Env: g.Env}, count.Options{Settings: *p.Count, Dir: filepath.Join(dir, "count"),
@@ -98,12 +128,34 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 	case err != nil:
 		return nil, nil, err
 	}
-	r.Suite = GoTestSuite
-	env := results.Env{Commit: p.getenv("GITHUB_SHA"), Ref: p.getenv("GITHUB_REF_NAME")}
-	r.Env.Commit, r.Env.Ref = env.Commit, env.Ref
-	r.Env.FillMachine(bench.CaptureEnv(p.getenv))
-	r.Settings.Filter = g.Bench
-	return r, nil, nil
+	return finish(r), nil, nil
+}
+
+// identicalWhat is what a package skipped against a stored baseline has
+// in common with the baseline's (compare.IdenticalReason says the same).
+const identicalWhat = "identical test binary and files"
+
+// known splits prog against the hashes a stored baseline recorded: every
+// part's hash by package (what the results record), the packages whose
+// hash is the baseline's (not measured: the same instructions on the same
+// inputs), and the parts left to measure.
+func known(prog program.Program, baseline map[string]string) (hashes map[string]string, same []string, left program.Program) {
+	for _, part := range prog {
+		if part.Hash == "" {
+			left = append(left, part)
+			continue
+		}
+		if hashes == nil {
+			hashes = map[string]string{}
+		}
+		hashes[part.Package] = part.Hash
+		if baseline[part.Package] == part.Hash {
+			same = append(same, part.Package)
+			continue
+		}
+		left = append(left, part)
+	}
+	return hashes, same, left
 }
 
 // Target builds a tree's test binaries with the worker and starts one

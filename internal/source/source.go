@@ -62,6 +62,11 @@ type Plan struct {
 	// KeepDumps, with Count, is where the count keeps the dumps of a block
 	// of every benchmark (count.Options.Keep); "" keeps none.
 	KeepDumps string
+	// Known is the stored baseline's hash of each package's test binary
+	// (results.Results.Hashes): a package whose hash is the same is not
+	// measured, and the results list it as Unmeasured. nil measures every
+	// package (update, --measure-all, the embedded suite).
+	Known map[string]string
 	// Self is the wirebench executable whose `worker` command serves the
 	// embedded suite when it is counted; "" is this process's own.
 	Self string
