@@ -42,5 +42,5 @@ const (
 // took counting: ClockShare of it, at least MinClockBudget and at most
 // DefaultBudget.
 func ClockBudget(counting time.Duration) time.Duration {
-	return min(max(time.Duration(ClockShare*float64(counting)), MinClockBudget), DefaultBudget)
+	return min(max(time.Duration(ClockShare*float64(counting)).Round(100*time.Millisecond), MinClockBudget), DefaultBudget)
 }

@@ -43,7 +43,12 @@ func Count(ctx context.Context, base, head count.Build, o count.Options, opts co
 	res.Why = why
 	out.Base.Settings.Elapsed, out.Head.Settings.Elapsed = p.Elapsed(), p.Elapsed()
 	out.Elapsed = p.Elapsed()
-	out.Rounds, out.Generations = p.Processes(), p.Processes()
+	// The processes every benchmark not settled early was counted in.
+	out.Rounds = p.Processes()
+	if c := out.Head.Settings.Counter; c != nil && c.Processes > 0 {
+		out.Rounds = c.Processes
+	}
+	out.Generations = out.Rounds
 	return out, nil
 }
 

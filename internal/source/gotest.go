@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -117,7 +118,7 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 		r, err = count.One(ctx, count.Build{Program: prog, Env: g.Env}, count.Options{Settings: *p.Count, Dir: filepath.Join(dir, "count"),
 			Stderr: p.workers(), Progress: p.Progress, Sandbox: p.Sandbox, Keep: p.KeepDumps})
 	} else {
-		r, err = timeOne(ctx, prog, oneOptions{Samples: p.Samples, Budget: p.Budget, Seed: p.Seed, Env: g.Env,
+		r, err = timeOne(ctx, prog, oneOptions{Samples: p.Samples, Budget: share(p.Budget, p.Reference, unmeasured), Seed: p.Seed, Env: g.Env,
 			Stderr: p.workers(), Progress: p.Progress, Verbose: p.Verbose, Sandbox: p.Sandbox})
 	}
 	switch {
@@ -128,7 +129,29 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 	case err != nil:
 		return nil, nil, err
 	}
+	if r.Settings.Budget > 0 {
+		r.Settings.Budget = p.Budget // the selection's, of which the measured had their share
+	}
 	return finish(r), nil, nil
+}
+
+// share is the part of a timed budget for the whole selection that the
+// benchmarks measured get when the packages unmeasured are not measured:
+// the reference's benchmarks outside them over all its benchmarks. Each
+// benchmark then gets the time, and so the batch sizes, it would have
+// had in the whole selection, and the results record the whole
+// selection's budget, as the reference does (results.Harness).
+func share(budget time.Duration, ref *results.Results, unmeasured []string) time.Duration {
+	if ref == nil || len(unmeasured) == 0 || len(ref.Benchmarks) == 0 {
+		return budget
+	}
+	skipped := 0
+	for _, b := range ref.Benchmarks {
+		if slices.Contains(unmeasured, b.Pkg) {
+			skipped++
+		}
+	}
+	return time.Duration(float64(budget) * float64(len(ref.Benchmarks)-skipped) / float64(len(ref.Benchmarks)))
 }
 
 // identicalWhat is what a package skipped against a stored baseline has
