@@ -5,8 +5,9 @@
 # TARGET does 1/EVERY more of its own work (inject-work.sh; EVERY 100:
 # +1%). Every other run beside CPU_HOGS `yes` processes (0: none). Writes to OUT
 # (default a new directory under /tmp): per run its exit status, wall time,
-# what was flagged, the target's change — summary.tsv. Needs go, jq, yes,
-# valgrind.
+# what was flagged, the target's change — summary.tsv. AA_FLAGS are
+# added to the A/A runs' command line (--measure-all: an identical tree
+# is otherwise not measured at all). Needs go, jq, yes, valgrind.
 set -eu
 AA_RUNS=${AA_RUNS:-5}
 INJECT_RUNS=${INJECT_RUNS:-5}
@@ -17,6 +18,7 @@ TARGET_DATASET=${TARGET_DATASET:-small}
 TARGET_OP=${TARGET_OP:-serialize}
 METRIC=${METRIC:-instructions}
 FILTER=${FILTER:-}
+AA_FLAGS=${AA_FLAGS:-}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$(mktemp -d /tmp/wirebench-counted-ab.XXXXXX)}
 mkdir -p "$OUT/bin"
@@ -35,9 +37,13 @@ one() {
 	name="$1-$2" load=quiet
 	[ $(($2 % 2)) = 0 ] && [ "$CPU_HOGS" -gt 0 ] && load="beside $CPU_HOGS hogs"
 	[ "$load" = quiet ] || start_hogs
-	log "$name ($load): ab --base base --head $3"
+	load="$load, load $(cut -d' ' -f1 /proc/loadavg)"
+	flags=""
+	[ "$1" = aa ] && flags=$AA_FLAGS
+	log "$name ($load): ab --base base --head $3 $flags"
 	start=$(date +%s) rc=0
-	(cd "$OUT" && "$OUT/bin/wb" ab --base "$OUT/base" --head "$3" --metric "$METRIC" --filter "$FILTER" --format json \
+	# shellcheck disable=SC2086 # AA_FLAGS is a list of flags
+	(cd "$OUT" && "$OUT/bin/wb" ab --base "$OUT/base" --head "$3" --metric "$METRIC" --filter "$FILTER" $flags --format json \
 		--report "$OUT/$name.md" >"$OUT/$name.json" 2>"$OUT/$name.err") || rc=$?
 	secs=$(($(date +%s) - start))
 	stop_hogs
