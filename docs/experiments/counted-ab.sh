@@ -32,7 +32,7 @@ log "results in $OUT"
 copy_tree "$OUT/base"
 "$REPO/docs/experiments/inject-work.sh" "$OUT/head" "$EVERY" "$TARGET_CODEC" "$TARGET_DATASET" "$TARGET_OP"
 mv "$OUT/head.diff" "$OUT/injection.diff"
-printf 'kind\trun\tload\texit\tseconds\tcounts gated\tmedian MDE\tflagged\ttarget (%s %s)\n' "$TARGET" "$UNIT" >"$OUT/summary.tsv"
+printf 'kind\trun\tload\texit\tseconds\tcounts gated\tmedian MDE (all counts)\tmedian MDE (inconclusive counts)\tflagged\ttarget (%s %s)\n' "$TARGET" "$UNIT" >"$OUT/summary.tsv"
 one() {
 	name="$1-$2" load=quiet
 	[ $(($2 % 2)) = 0 ] && [ "$CPU_HOGS" -gt 0 ] && load="beside $CPU_HOGS hogs"
@@ -50,7 +50,7 @@ one() {
 	jq -r --arg kind "$1" --arg i "$2" --arg load "$load" --arg rc "$rc" --arg secs "$secs" --arg target "$TARGET" --arg unit "$UNIT" '
 		def pct: if . == null then "-" else (. * 10000 | round / 100 | tostring) + "%" end;
 		([.comparisons[] | select(.name == $target and .unit == $unit)][0]) as $t
-		| [$kind, $i, $load, $rc, $secs, "\(.judged.counts_gated)/\(.judged.counts)", (.judged.counts_median_mde | pct),
+		| [$kind, $i, $load, $rc, $secs, "\(.judged.counts_gated)/\(.judged.counts)", ([.comparisons[] | select(.unit == $unit) | .mde // empty] | sort | if length == 0 then null else .[length / 2 | floor] end | pct), (.judged.counts_median_mde | pct),
 		   ([.comparisons[] | select(.verdict == "regression" or .verdict == "improvement") | "\(.name | sub("^Benchmark"; "")) \(.unit) \(.change | pct)\(if .unconfirmed then " (did not hold)" else "" end)"] | join("; ")),
 		   (if $t == null then "-" else "\($t.verdict)\(if $t.unconfirmed then " (did not hold)" else "" end) \($t.change | pct) [\(($t.ci_low - 1) | pct), \(($t.ci_high - 1) | pct)] mde \($t.mde | pct)" end)]
 		| @tsv' "$OUT/$name.json" >>"$OUT/summary.tsv" || printf '%s\t%s\t%s\t%s\t%s\t(no JSON)\n' "$1" "$2" "$load" "$rc" "$secs" >>"$OUT/summary.tsv"
