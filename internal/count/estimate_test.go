@@ -130,3 +130,40 @@ func TestLeft(t *testing.T) {
 		}
 	}
 }
+
+// TestStage: a same-runner A/B count is counted in stages only when the
+// count in full is expected to take Settings.StageFrom or longer (or
+// StageFrom is negative); a cheaper one counts every benchmark in every
+// process.
+func TestStage(t *testing.T) {
+	// Ten processes (5 of each build) of the plan, 2 at a time, each
+	// 2.92 s (TestFit): 14.6 s in full.
+	const full = 5 * 2920 * time.Millisecond
+	for _, tt := range []struct {
+		name      string
+		first     int
+		stageFrom time.Duration
+		want      int
+	}{
+		{"costly enough", 3, 10 * time.Second, 3},
+		{"exactly the threshold", 3, full, 3},
+		{"cheap: in full", 3, 20 * time.Second, 5},
+		{"always staged", 3, -1, 3},
+		{"first is all", 5, 10 * time.Second, 5},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &run{o: Options{Settings: Settings{Processes: 5, First: tt.first, Blocks: 3, Jobs: 2, StageFrom: tt.stageFrom}}}
+			p := &Pair{r: r}
+			p.planB, p.planH = estimatePlan(r), estimatePlan(r)
+			if got := p.First(); got != tt.first {
+				t.Errorf("before Count, First() = %d, want Settings.First (%d)", got, tt.first)
+			}
+			if est := p.stage(); est != full {
+				t.Errorf("the count in full is estimated at %v, want %v", est, full)
+			}
+			if got := p.First(); got != tt.want {
+				t.Errorf("First() = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}

@@ -41,6 +41,10 @@ const (
 	// count (Pair) counts every benchmark in first: most counts' pairs
 	// agree so closely that three settle them (see Settings.First).
 	DefaultFirst = 3
+	// DefaultStageFrom is the expected time of a same-runner A/B count in
+	// full (every benchmark in Processes processes of each build) from
+	// which Pair counts in stages (see Settings.StageFrom).
+	DefaultStageFrom = 2 * time.Minute
 	// DefaultCostly is the native time of one operation from which a
 	// benchmark is costly.
 	DefaultCostly = 10 * time.Millisecond
@@ -68,6 +72,15 @@ type Settings struct {
 	// Processes or more counts every benchmark in every process. One
 	// (a stored check or update) counts Processes.
 	First int
+	// StageFrom is the expected time of the count in full from which
+	// Pair counts in stages; a cheaper one counts every benchmark in
+	// every process. Staging saves at most the 2 of 5 processes its
+	// settled benchmarks are not counted in, and judges those on 3
+	// processes, whose detectable change is 3-4 times wider (msgpack's,
+	// measured: docs/counted.md, "When counting stops"): below a couple
+	// of minutes the seconds saved are not worth the resolution lost. 0
+	// is DefaultStageFrom; negative stages whatever the count costs.
+	StageFrom time.Duration
 	// Blocks is the counted blocks of a benchmark in each process.
 	Blocks int
 	// Jobs is how many counted processes run at once: counts do not
@@ -120,6 +133,9 @@ func (c *Settings) defaults() {
 	}
 	if c.First <= 0 {
 		c.First = DefaultFirst
+	}
+	if c.StageFrom == 0 {
+		c.StageFrom = DefaultStageFrom
 	}
 	if c.Jobs <= 0 {
 		c.Jobs, c.JobsWhy = cpus.Job()

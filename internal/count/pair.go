@@ -22,6 +22,9 @@ type Pair struct {
 	planB, planH          *plan
 	names, missing, added []string
 	again                 int // the processes of each build counted so far beyond the first Processes
+	// first is the processes of each build Count counts every benchmark
+	// in (stage); 0 before Count decides it.
+	first int
 }
 
 // NewPair calibrates both builds natively (base first) and plans their
@@ -68,8 +71,43 @@ func (p *Pair) Benchmarks() (common, onlyBase, onlyHead []string) {
 func (p *Pair) Processes() int { return p.r.o.Processes }
 
 // First is how many processes of each build Count counts in: Processes,
-// or Settings.First when that is fewer (Rest counts the others).
-func (p *Pair) First() int { return min(p.r.o.First, p.r.o.Processes) }
+// or Settings.First when that is fewer and the count in full is
+// expected to take Settings.StageFrom or longer (Rest counts the
+// others).
+func (p *Pair) First() int {
+	if p.first > 0 {
+		return min(p.first, p.r.o.Processes)
+	}
+	return min(p.r.o.First, p.r.o.Processes)
+}
+
+// jobs are the jobs of the first n processes of both builds, process k
+// of both with the seed Settings.Seed+k, base first.
+func (p *Pair) jobs(n int) []*job {
+	r := p.r
+	var jobs []*job
+	for k := range n {
+		seed := r.o.Seed + uint64(k)
+		jobs = append(jobs,
+			&job{side: "base", label: fmt.Sprintf("base process %d", k+1), build: p.base, plan: p.planB.forProcess(k), seed: seed},
+			&job{side: "head", label: fmt.Sprintf("head process %d", k+1), build: p.head, plan: p.planB.forProcess(k).withBuild(p.planH), seed: seed})
+	}
+	return jobs
+}
+
+// stage decides how many processes of each build Count counts every
+// benchmark in: all of the plan's when the count in full is expected to
+// take less than Settings.StageFrom, Settings.First otherwise. It
+// returns the estimate of the count in full.
+func (p *Pair) stage() time.Duration {
+	r := p.r
+	full := r.estimate(p.jobs(r.o.Processes))
+	p.first = r.o.First
+	if r.o.StageFrom >= 0 && full < r.o.StageFrom {
+		p.first = r.o.Processes
+	}
+	return full
+}
 
 // Elapsed is the time since the pair was made, calibration included.
 func (p *Pair) Elapsed() time.Duration { return time.Since(p.r.start) }
@@ -79,16 +117,10 @@ func (p *Pair) Elapsed() time.Duration { return time.Since(p.r.start) }
 // each build's results: one sample of every unit per process.
 func (p *Pair) Count(ctx context.Context) (base, head *results.Results, err error) {
 	r := p.r
+	full := p.stage()
 	jobs, est, fitted := r.fit(func() []*job {
 		p.plan()
-		var jobs []*job
-		for k := range p.First() {
-			seed := r.o.Seed + uint64(k)
-			jobs = append(jobs,
-				&job{side: "base", label: fmt.Sprintf("base process %d", k+1), build: p.base, plan: p.planB.forProcess(k), seed: seed},
-				&job{side: "head", label: fmt.Sprintf("head process %d", k+1), build: p.head, plan: p.planB.forProcess(k).withBuild(p.planH), seed: seed})
-		}
-		return jobs
+		return p.jobs(p.First())
 	})
 	if fitted != "" {
 		r.progressf("%s", fitted)
@@ -97,6 +129,8 @@ func (p *Pair) Count(ctx context.Context) (base, head *results.Results, err erro
 	more := ""
 	if first := p.First(); first < r.o.Processes {
 		more = fmt.Sprintf(" first (up to %d for those whose verdict %d do not settle)", r.o.Processes, first)
+	} else if r.o.First < r.o.Processes && r.o.StageFrom >= 0 {
+		more = fmt.Sprintf(" (all of them: in full the count is expected to take %s, less than the %s from which it counts in stages)", round(full), r.o.StageFrom)
 	}
 	r.progressf("counting %s (%d only in the base, %d only in the head) in %d processes of each build%s %s; expected to take about %s",
 		benchmarks(len(p.names)), len(p.missing), len(p.added), p.First(), more, r.under(), round(est))
