@@ -3,7 +3,10 @@ package ab
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/count"
@@ -60,8 +63,11 @@ type counts interface {
 	// Rest counts the benchmarks names in the processes Count left out
 	// (nil results when there are none).
 	Rest(ctx context.Context, names []string) (base, head *results.Results, err error)
-	// Again counts the benchmarks names in as many fresh processes again.
+	// Again counts the benchmarks names in as many fresh processes again;
+	// More does the same for benchmarks whose verdict the plan left open
+	// (nil results when it counts none).
 	Again(ctx context.Context, names []string) (base, head *results.Results, err error)
+	More(ctx context.Context, names []string) (base, head *results.Results, err error)
 	// First and Processes are the processes of each build Count counts
 	// in and the plan's number.
 	First() int
@@ -114,6 +120,24 @@ func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*Outcome,
 			}
 		}
 	}
+	if names := open(res, p.Processes(), opts.Threshold, opts.Confidence); len(names) > 0 {
+		b, h, err := p.More(ctx, names)
+		if err != nil {
+			return nil, err
+		}
+		if b != nil {
+			out.Base.AddProcesses(b)
+			out.Head.AddProcesses(h)
+			if res, err = compare.Compare(out.Base, out.Head, opts); err != nil {
+				return nil, err
+			}
+			for _, r := range []*results.Results{out.Base, out.Head} {
+				if c := r.Settings.Counter; c != nil {
+					c.Further = len(names)
+				}
+			}
+		}
+	}
 	if names := countedChanges(res); len(names) > 0 {
 		b, h, err := p.Again(ctx, names)
 		if err != nil {
@@ -139,6 +163,42 @@ func unsettled(res *compare.Result) []string {
 	var names []string
 	for _, c := range res.Comparisons {
 		if c.Verdict != compare.Unchanged && !slices.Contains(names, c.Name) {
+			names = append(names, c.Name)
+		}
+	}
+	return names
+}
+
+// open are the benchmarks of res, by key, counted in the plan's
+// processes (not fewer: a costly benchmark stays at its own number) whose
+// count is still inconclusive there (its interval straddles the floor,
+// or an estimate beyond it is not significant) and that as many
+// processes again could settle: judgeCounts counts them beyond the plan
+// and judges them on all. Whether they could is judged by the interval's
+// half-width shrunk as twice the processes would shrink it at the same
+// spread (by √2 and the t quantile of the larger degrees of freedom):
+// it would lie inside the floor or clear of it. A count whose spread
+// twice the processes cannot overcome (a bimodal one, msgpack's float
+// encoding: 15% wide after 5) is left inconclusive, not counted on.
+func open(res *compare.Result, processes int, floor, confidence float64) []string {
+	var names []string
+	for _, c := range res.Comparisons {
+		if !c.Counted() || c.Verdict != compare.Inconclusive || c.Baseline.N < processes || c.Candidate.N < processes || slices.Contains(names, c.Name) {
+			continue
+		}
+		df := float64(c.Baseline.N + c.Candidate.N - 2)
+		if c.Test == compare.TestPairedT {
+			df = float64(min(c.Baseline.N, c.Candidate.N) - 1)
+		}
+		if df < 1 || math.IsNaN(c.Lo) || math.IsNaN(c.Hi) || math.IsInf(c.Hi, 0) {
+			continue
+		}
+		q := func(df float64) float64 {
+			return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-confidence)/2)
+		}
+		half := (c.Hi - c.Lo) / 2 * q(2*df+1) / q(df) / math.Sqrt2
+		mid := math.Abs((c.Hi+c.Lo)/2 - 1)
+		if mid+half < floor || mid-half > floor {
 			names = append(names, c.Name)
 		}
 	}

@@ -175,17 +175,35 @@ func (p *Pair) Rest(ctx context.Context, names []string) (base, head *results.Re
 // landed in different modes would look like a certain change, either
 // way: more processes show both modes.
 func (p *Pair) Again(ctx context.Context, names []string) (base, head *results.Results, err error) {
+	p.r.progressf("%s counted as changed: counting %s again in %d fresh processes of each build",
+		benchmarks(len(names)), map[bool]string{true: "it", false: "them"}[len(names) == 1], p.r.o.Processes)
+	return p.fresh(ctx, names, "confirmation")
+}
+
+// More counts the benchmarks names beyond the plan, in Processes further
+// fresh processes of each build (as Again does), for benchmarks whose
+// interval still straddles the floor after the plan's processes: their
+// verdict is open, and more pairs narrow it.
+func (p *Pair) More(ctx context.Context, names []string) (base, head *results.Results, err error) {
+	p.r.progressf("%s still open after %d processes of each build (the interval straddles the floor): counting %s in %d more",
+		benchmarks(len(names)), p.r.o.Processes, map[bool]string{true: "it", false: "them"}[len(names) == 1], p.r.o.Processes)
+	return p.fresh(ctx, names, "further")
+}
+
+// fresh counts names in Processes fresh processes of each build, with
+// seeds no earlier process of the pair had, process k of both builds
+// with the same one; kind names them in the progress ("base kind
+// process k").
+func (p *Pair) fresh(ctx context.Context, names []string, kind string) (base, head *results.Results, err error) {
 	r := p.r
-	r.progressf("%s counted as changed: counting %s again in %d fresh processes of each build",
-		benchmarks(len(names)), map[bool]string{true: "it", false: "them"}[len(names) == 1], r.o.Processes)
 	pb, ph := p.planB.only(names), p.planH.only(names)
 	var jobs []*job
 	for k := range r.o.Processes {
 		p.again++
 		seed := r.o.Seed + uint64(r.o.Processes+p.again-1)
 		jobs = append(jobs,
-			&job{side: "base", label: fmt.Sprintf("base confirmation process %d", k+1), build: p.base, plan: pb, seed: seed},
-			&job{side: "head", label: fmt.Sprintf("head confirmation process %d", k+1), build: p.head, plan: ph, seed: seed})
+			&job{side: "base", label: fmt.Sprintf("base %s process %d", kind, k+1), build: p.base, plan: pb, seed: seed},
+			&job{side: "head", label: fmt.Sprintf("head %s process %d", kind, k+1), build: p.head, plan: ph, seed: seed})
 	}
 	return p.count(ctx, jobs, pb, ph)
 }

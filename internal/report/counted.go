@@ -71,13 +71,22 @@ func countedSentence(r *compare.Result, elapsed time.Duration) string {
 }
 
 // stagesText says how many benchmarks a staged count settled after its
-// first processes (results.Counter.First), "" when it was not staged.
+// first processes (results.Counter.First) and how many it counted beyond
+// the plan (results.Counter.Further), "" when neither.
 func stagesText(c *results.Counter) string {
-	if c.First <= 0 || c.Settled <= 0 {
+	var parts []string
+	if c.First > 0 && c.Settled > 0 {
+		parts = append(parts, fmt.Sprintf("%s settled after %d, %s %s interval inside the floor, and counted no further",
+			human.Plural(c.Settled, "benchmark", "benchmarks"), c.First, pick(c.Settled == 1, "its", "their"), human.Percent(compare.SettleConfidence)))
+	}
+	if c.Further > 0 {
+		parts = append(parts, fmt.Sprintf("%s counted in %d more, %s interval still straddling the floor after %d",
+			human.Plural(c.Further, "benchmark", "benchmarks"), c.Processes, pick(c.Further == 1, "its", "their"), c.Processes))
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (%s settled after %d, their %s interval inside the floor, and counted no further)",
-		human.Plural(c.Settled, "benchmark", "benchmarks"), c.First, human.Percent(compare.SettleConfidence))
+	return " (" + strings.Join(parts, "; ") + ")"
 }
 
 // budgetSentence says that a count's plan was cut for a budget

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/results"
 )
 
 // TestIdentical: benchmarks of packages identical on both sides are in
@@ -78,5 +79,25 @@ func TestIdentical(t *testing.T) {
 				t.Errorf("JSON: %+v", doc)
 			}
 		})
+	}
+}
+
+// TestStagesText: the counted method says how many benchmarks a staged
+// count settled early and how many it counted beyond the plan.
+func TestStagesText(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		c    results.Counter
+		want string
+	}{
+		{"not staged", results.Counter{Processes: 5}, ""},
+		{"settled", results.Counter{Processes: 5, First: 3, Settled: 79}, " (79 benchmarks settled after 3, their 99% interval inside the floor, and counted no further)"},
+		{"beyond", results.Counter{Processes: 5, Further: 1}, " (1 benchmark counted in 5 more, its interval still straddling the floor after 5)"},
+		{"both", results.Counter{Processes: 5, First: 3, Settled: 10, Further: 2},
+			" (10 benchmarks settled after 3, their 99% interval inside the floor, and counted no further; 2 benchmarks counted in 5 more, their interval still straddling the floor after 5)"},
+	} {
+		if got := stagesText(&tt.c); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }

@@ -37,6 +37,10 @@ type Counter struct {
 	// Processes. Neither decides what a count is comparable with.
 	First   int `json:"first,omitempty"`
 	Settled int `json:"settled,omitempty"`
+	// Further is how many benchmarks were counted beyond Processes, in as
+	// many fresh processes again, because their interval still straddled
+	// the floor after Processes (a same-runner A/B count); 0: none.
+	Further int `json:"further,omitempty"`
 	// Heap is how the workers kept a block's count from depending on
 	// the heap that earlier work left: "dirty" (worker.DirtyHeap: every
 	// block on used memory, collected and returned to the kernel before
