@@ -105,37 +105,30 @@ func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*Outcome,
 			if err != nil {
 				return nil, err
 			}
-			if b != nil {
-				out.Base.AddProcesses(b)
-				out.Head.AddProcesses(h)
-				if res, err = compare.Compare(out.Base, out.Head, opts); err != nil {
-					return nil, err
-				}
-				processes = p.Processes()
+			all, err := recompare(out, b, h, opts)
+			if err != nil {
+				return nil, err
+			}
+			if all != nil {
+				res, processes = all, p.Processes()
 			}
 		}
-		for _, r := range []*results.Results{out.Base, out.Head} {
-			if c := r.Settings.Counter; c != nil {
-				c.Processes, c.First, c.Settled = processes, p.First(), countedBenchmarks(first)-len(left)
-			}
-		}
+		eachCounter(out, func(c *results.Counter) {
+			c.Processes, c.First, c.Settled = processes, p.First(), countedBenchmarks(first)-len(left)
+		})
 	}
 	if names := open(res, p.Processes(), opts.Threshold, opts.Confidence); len(names) > 0 {
 		b, h, err := p.More(ctx, names)
 		if err != nil {
 			return nil, err
 		}
-		if b != nil {
-			out.Base.AddProcesses(b)
-			out.Head.AddProcesses(h)
-			if res, err = compare.Compare(out.Base, out.Head, opts); err != nil {
-				return nil, err
-			}
-			for _, r := range []*results.Results{out.Base, out.Head} {
-				if c := r.Settings.Counter; c != nil {
-					c.Further = len(names)
-				}
-			}
+		all, err := recompare(out, b, h, opts)
+		if err != nil {
+			return nil, err
+		}
+		if all != nil {
+			res = all
+			eachCounter(out, func(c *results.Counter) { c.Further = len(names) })
 		}
 	}
 	if names := countedChanges(res); len(names) > 0 {
@@ -143,17 +136,39 @@ func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*Outcome,
 		if err != nil {
 			return nil, err
 		}
-		out.Base.AddProcesses(b)
-		out.Head.AddProcesses(h)
-		all, err := compare.Compare(out.Base, out.Head, opts)
+		all, err := recompare(out, b, h, opts)
 		if err != nil {
 			return nil, err
 		}
-		out.Confirmations = append(out.Confirmations, settle(res, all)...)
-		out.ConfirmRounds = p.Processes()
+		if all != nil {
+			out.Confirmations = append(out.Confirmations, settle(res, all)...)
+			out.ConfirmRounds = p.Processes()
+		}
 	}
 	out.Result = res
 	return out, nil
+}
+
+// recompare joins further processes of both builds, b and h, to out's
+// results (results.AddProcesses) and compares all of them; nil when
+// there were none (b nil).
+func recompare(out *Outcome, b, h *results.Results, opts compare.Options) (*compare.Result, error) {
+	if b == nil {
+		return nil, nil
+	}
+	out.Base.AddProcesses(b)
+	out.Head.AddProcesses(h)
+	return compare.Compare(out.Base, out.Head, opts)
+}
+
+// eachCounter calls f with the counter settings of both builds' results,
+// where they have them.
+func eachCounter(out *Outcome, f func(*results.Counter)) {
+	for _, r := range []*results.Results{out.Base, out.Head} {
+		if c := r.Settings.Counter; c != nil {
+			f(c)
+		}
+	}
 }
 
 // unsettled are the benchmarks of res, by key, that a comparison of
@@ -181,6 +196,9 @@ func unsettled(res *compare.Result) []string {
 // twice the processes cannot overcome (a bimodal one, msgpack's float
 // encoding: 15% wide after 5) is left inconclusive, not counted on.
 func open(res *compare.Result, processes int, floor, confidence float64) []string {
+	q := func(df float64) float64 {
+		return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-confidence)/2)
+	}
 	var names []string
 	for _, c := range res.Comparisons {
 		if !c.Counted() || c.Verdict != compare.Inconclusive || c.Baseline.N < processes || c.Candidate.N < processes || slices.Contains(names, c.Name) {
@@ -192,9 +210,6 @@ func open(res *compare.Result, processes int, floor, confidence float64) []strin
 		}
 		if df < 1 || math.IsNaN(c.Lo) || math.IsNaN(c.Hi) || math.IsInf(c.Hi, 0) {
 			continue
-		}
-		q := func(df float64) float64 {
-			return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-confidence)/2)
 		}
 		half := (c.Hi - c.Lo) / 2 * q(2*df+1) / q(df) / math.Sqrt2
 		mid := math.Abs((c.Hi+c.Lo)/2 - 1)

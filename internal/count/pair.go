@@ -162,7 +162,7 @@ func (p *Pair) Rest(ctx context.Context, names []string) (base, head *results.Re
 		return nil, nil, nil
 	}
 	r.progressf("%s not settled by %d processes of each build: counting %s in up to %d more",
-		benchmarks(len(names)), p.First(), map[bool]string{true: "it", false: "them"}[len(names) == 1], r.o.Processes-p.First())
+		benchmarks(len(names)), p.First(), them(len(names)), r.o.Processes-p.First())
 	return p.count(ctx, jobs, pb, ph)
 }
 
@@ -176,7 +176,7 @@ func (p *Pair) Rest(ctx context.Context, names []string) (base, head *results.Re
 // way: more processes show both modes.
 func (p *Pair) Again(ctx context.Context, names []string) (base, head *results.Results, err error) {
 	p.r.progressf("%s counted as changed: counting %s again in %d fresh processes of each build",
-		benchmarks(len(names)), map[bool]string{true: "it", false: "them"}[len(names) == 1], p.r.o.Processes)
+		benchmarks(len(names)), them(len(names)), p.r.o.Processes)
 	return p.fresh(ctx, names, "confirmation")
 }
 
@@ -186,7 +186,7 @@ func (p *Pair) Again(ctx context.Context, names []string) (base, head *results.R
 // verdict is open, and more pairs narrow it.
 func (p *Pair) More(ctx context.Context, names []string) (base, head *results.Results, err error) {
 	p.r.progressf("%s still open after %d processes of each build (the interval straddles the floor): counting %s in %d more",
-		benchmarks(len(names)), p.r.o.Processes, map[bool]string{true: "it", false: "them"}[len(names) == 1], p.r.o.Processes)
+		benchmarks(len(names)), p.r.o.Processes, them(len(names)), p.r.o.Processes)
 	return p.fresh(ctx, names, "further")
 }
 
@@ -222,4 +222,12 @@ func (p *Pair) count(ctx context.Context, jobs []*job, planB, planH *plan) (base
 		}
 	}
 	return p.r.results("base", p.calB, planB, procsB), p.r.results("head", p.calH, planH, procsH), nil
+}
+
+// them is the pronoun for n benchmarks: "it" or "them".
+func them(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
