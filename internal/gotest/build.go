@@ -128,6 +128,15 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 		}
 		if ok {
 			extra[target], seeded = src, true
+			// And, in a seeded process, the monitor holds off its
+			// clock-driven preemption and retaking (QuietSchedNS).
+			target, src, ok, err = schedOverlay(root, filepath.Join(dir, "overlay"))
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				extra[target] = src
+			}
 		}
 	}
 	overlay, err := writeOverlay(pkgs, filepath.Join(dir, "overlay"), extra, hooks, seeded)
