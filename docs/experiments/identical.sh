@@ -5,7 +5,11 @@
 # more work, "helper" changes a constant of the helper every package
 # imports (the same work, another binary). Runs the default `ab` (metric
 # auto: counted, then the wall-time check) of each, back to back, and
-# records wall time, verdict and what was identical.
+# records wall time, verdict and what was identical. PACKAGES (default 6)
+# makes a module of that many packages instead (p2 still imports p1). The
+# base is built once first, untimed (an `ab` of the base against itself,
+# which measures nothing), so that neither head's run pays the base's
+# first build; AB_ONLY=1 skips the stored baseline's steps.
 # Usage: identical.sh OUT   (OUT: a scratch directory)
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -30,7 +34,7 @@ func Mix(x uint64, n int) uint64 {
 	return x
 }
 GO
-	for p in 1 2 3 4 5 6; do
+	for p in $(seq 1 "${PACKAGES:-6}"); do
 		mkdir -p "$1/p$p"
 		imp='"example.com/six/helper"'
 		call="helper.Mix(uint64(i), n)"
@@ -74,9 +78,12 @@ print("\t".join([sys.argv[2], sys.argv[3], sys.argv[4], "%.1f" % float(sys.argv[
 PY
 	tail -1 "$OUT/identical.tsv" >&2
 }
+log "warm-up: the base's build (ab of the base against itself, untimed)"
+(cd "$OUT/base" && "$OUT/bin/wb" ab --base "$OUT/base" --bench . >/dev/null 2>"$OUT/warm-up.err")
 for head in leaf helper; do
 	one ab "$head" --base "$OUT/base" --head "$OUT/$head"
 done
+[ -z "${AB_ONLY:-}" ] || exit 0
 # A stored baseline: one update of the base (it measures everything),
 # then check of each head against it.
 load=$(cut -d' ' -f1 /proc/loadavg)

@@ -1,0 +1,3 @@
+module example.com/quiet
+
+go 1.22
