@@ -129,13 +129,17 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 		if ok {
 			extra[target], seeded = src, true
 			// And, in a seeded process, the monitor holds off its
-			// clock-driven preemption and retaking (QuietSchedNS).
-			target, src, ok, err = schedOverlay(root, filepath.Join(dir, "overlay"))
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				extra[target] = src
+			// clock-driven preemption and retaking (QuietSchedNS),
+			// and its type assertions' caches draw from a state of their
+			// own (PatchRuntimeCode).
+			for _, patch := range []func(root, dir string) (string, string, bool, error){schedOverlay, codeOverlay} {
+				target, src, ok, err = patch(root, filepath.Join(dir, "overlay"))
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					extra[target] = src
+				}
 			}
 		}
 	}

@@ -52,7 +52,7 @@ const SeedVar = worker.RuntimeSeedVar
 var seedPatches = []struct{ old, new string }{
 	{
 		"\tseed := &globalRand.seed\n\tif len(startupRand) >= 16 &&\n",
-		"\tseed := &globalRand.seed\n\tif s := wirebenchSeed(); s != \"\" {\n\t\tfor i := 0; i < len(s); i++ {\n\t\t\tseed[i%len(seed)] ^= s[i]\n\t\t}\n\t\tone := *seed\n\t\tone[0] ^= 1\n\t\twirebenchStream.Init(one)\n\t\twirebenchCheap = byteorder.LEUint64(one[8:])\n\t\twirebenchOneStream = true\n\t} else if len(startupRand) >= 16 &&\n",
+		"\tseed := &globalRand.seed\n\tif s := wirebenchSeed(); s != \"\" {\n\t\tfor i := 0; i < len(s); i++ {\n\t\t\tseed[i%len(seed)] ^= s[i]\n\t\t}\n\t\tone := *seed\n\t\tone[0] ^= 1\n\t\twirebenchStream.Init(one)\n\t\twirebenchCheap = byteorder.LEUint64(one[8:])\n\t\twirebenchCodeCheap = byteorder.LEUint64(one[16:])\n\t\twirebenchOneStream = true\n\t} else if len(startupRand) >= 16 &&\n",
 	},
 	{
 		"\tmp := getg().m\n\tc := &mp.chacha8\n\tfor {\n",
@@ -97,8 +97,27 @@ func PatchRuntimeSeed(src string) (string, bool) {
 var (
 	wirebenchStream    chacha8rand.State
 	wirebenchCheap     uint64
+	wirebenchCodeCheap uint64
 	wirebenchOneStream bool
 )
+
+// wirebenchCodeRand is cheaprand for the decisions the code's own
+// operations make (when a type assertion's or type switch's cache is
+// rebuilt: the patched iface.go): in a seeded process on its one P it
+// draws from a state of its own, which nothing else draws from, so that
+// the scheduler's draws (which depend on how often it found nothing to
+// run, a matter of time) do not move it. Added by wirebench to its own
+// counted builds of a test binary.
+//
+//go:nosplit
+func wirebenchCodeRand() uint32 {
+	if !wirebenchOnOneP(getg().m) {
+		return cheaprand()
+	}
+	wirebenchCodeCheap += 0xa0761d6478bd642f
+	hi, lo := math.Mul64(wirebenchCodeCheap, wirebenchCodeCheap^0xe7037ed1a0b428db)
+	return uint32(hi ^ lo)
+}
 
 // wirebenchOnOneP reports whether mp draws from the process's one stream
 // and cheap state: the process is seeded, runs on one P, and mp holds it,

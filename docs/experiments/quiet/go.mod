@@ -1,3 +1,3 @@
 module example.com/quiet
 
-go 1.22
+go 1.24
