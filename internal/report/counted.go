@@ -20,7 +20,7 @@ import (
 func counted(r *compare.Result) bool { return judge(r).counts.n > 0 }
 
 // countBlind is what instructions and simulated cycles do not see.
-const countBlind = "time in the kernel and I/O, waiting (locks, channels, sleep), real caches and memory bandwidth (simulated cycles only approximate them), branch prediction, parallel speed-up (Valgrind runs one thread at a time) and the collector's work outside the counted blocks"
+const countBlind = "time in the kernel and I/O, waiting (locks, channels, sleep), real caches and memory bandwidth (simulated cycles only approximate them), branch prediction, parallel speed-up (Valgrind runs one thread at a time) and the collector's work (it is off in a counted block, the heap collected before each)"
 
 // countedSentence says what a counted comparison counted, how, what
 // counting cannot see, and how long it took (elapsed, 0 when not known);
