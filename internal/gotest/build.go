@@ -131,9 +131,9 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 			// And, in a seeded process, the monitor holds off its
 			// clock-driven preemption and retaking (QuietSchedNS),
 			// and its type assertions' caches draw from a state of their
-			// own (PatchRuntimeCode).
-			for _, patch := range []func(root, dir string) (string, string, bool, error){schedOverlay, codeOverlay} {
-				target, src, ok, err = patch(root, filepath.Join(dir, "overlay"))
+			// own (PatchRuntimeCode): seededPatches.
+			for _, sp := range seededPatches {
+				target, src, ok, err = patchOverlay(root, sp.rel, filepath.Join(dir, "overlay"), sp.name, sp.patch)
 				if err != nil {
 					return nil, err
 				}

@@ -72,13 +72,6 @@ func wirebenchQuiet(pp *p, pd *sysmontick, now int64) bool {
 `, true
 }
 
-// schedOverlay writes the quietly scheduled runtime's proc.go of the
-// toolchain at root into dir and returns the overlay entry that puts it
-// in place, or ok false when that runtime does not take the patch.
-func schedOverlay(root, dir string) (target, src string, ok bool, err error) {
-	return patchOverlay(root, "runtime/proc.go", dir, "runtime-proc.go", PatchRuntimeSched)
-}
-
 // codePatches are the texts of the runtime's iface.go where a type
 // assertion or type switch decides, at random, whether to rebuild its
 // cache (about 1 in 1,000 misses, then less often the larger the cache):
@@ -113,9 +106,13 @@ func PatchRuntimeCode(src string) (string, bool) {
 	return src, true
 }
 
-// codeOverlay writes the patched iface.go of the toolchain at root into
-// dir and returns the overlay entry that puts it in place, or ok false
-// when that runtime does not take the patch.
-func codeOverlay(root, dir string) (target, src string, ok bool, err error) {
-	return patchOverlay(root, "runtime/iface.go", dir, "runtime-iface.go", PatchRuntimeCode)
+// seededPatches are the runtime's files patched, beside rand.go, in a
+// build whose runtime takes the seed patch: each is left as it is when
+// its text is not the patch's.
+var seededPatches = []struct {
+	rel, name string
+	patch     func(string) (string, bool)
+}{
+	{"runtime/proc.go", "runtime-proc.go", PatchRuntimeSched},
+	{"runtime/iface.go", "runtime-iface.go", PatchRuntimeCode},
 }

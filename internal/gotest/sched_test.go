@@ -12,15 +12,7 @@ import (
 // patch, once, in retake; a proc.go without the text, or with it twice,
 // or without retake, is left unpatched.
 func TestPatchRuntimeSched(t *testing.T) {
-	root, err := goroot(context.Background(), Tree{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(root, "src", "runtime", "proc.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	installed := string(b)
+	installed := installedRuntime(t, "proc.go")
 	tests := []struct {
 		name, src string
 		ok        bool
@@ -54,15 +46,7 @@ func TestPatchRuntimeSched(t *testing.T) {
 // patch, every cache decision drawn from wirebenchCodeRand; an iface.go
 // with a text once (not twice) is left unpatched.
 func TestPatchRuntimeCode(t *testing.T) {
-	root, err := goroot(context.Background(), Tree{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(root, "src", "runtime", "iface.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	installed := string(b)
+	installed := installedRuntime(t, "iface.go")
 	out, ok := PatchRuntimeCode(installed)
 	if !ok {
 		t.Fatal("the installed toolchain's iface.go does not take the patch")
@@ -75,14 +59,19 @@ func TestPatchRuntimeCode(t *testing.T) {
 	if _, ok := PatchRuntimeCode(once); ok {
 		t.Error("an iface.go with the first text once was patched")
 	}
-	if seeded, ok := PatchRuntimeSeed(mustRead(t, filepath.Join(root, "src", "runtime", "rand.go"))); !ok || !strings.Contains(seeded, "func wirebenchCodeRand() uint32 {") {
+	if seeded, ok := PatchRuntimeSeed(installedRuntime(t, "rand.go")); !ok || !strings.Contains(seeded, "func wirebenchCodeRand() uint32 {") {
 		t.Error("the seed patch does not define wirebenchCodeRand")
 	}
 }
 
-func mustRead(t *testing.T, path string) string {
+// installedRuntime is the installed toolchain's runtime source file name.
+func installedRuntime(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	root, err := goroot(context.Background(), Tree{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "src", "runtime", name))
 	if err != nil {
 		t.Fatal(err)
 	}
