@@ -16,7 +16,8 @@
 # Writes to OUT (default a new directory under /tmp): per run the JSON
 # comparison and stderr, and summary.tsv: run, load, exit, seconds, what
 # was flagged, and per benchmark its instructions/op detectable change
-# (MDE), spread between processes and within pairs, and test.
+# and gc-instructions/op detectable change (MDE), spread between
+# processes and within pairs, and test.
 set -euo pipefail
 MODE=${1:?usage: quiet.sh aa N | live}
 RUNS=${2:-1}
@@ -41,7 +42,7 @@ summary() { # NAME LOAD EXIT SECONDS
 		def pct: if . == null then "-" else (. * 100000 | round / 1000 | tostring) + "%" end;
 		[$name, $load, $rc, $secs,
 		 ([.comparisons[] | select(.verdict == "regression" or .verdict == "improvement") | "\(.name | sub("^example.com/quiet "; "")) \(.unit) \((.ratio - 1) | pct)"] | join("; ") | if . == "" then "-" else . end),
-		 ([.comparisons[] | select(.unit == "instructions/op") | "\(.name | sub("^example.com/quiet Benchmark"; "")) mde \(.mde | pct) spread \(.spread | pct) pairs \(.pair_spread | pct) \(.test) \(.verdict)"] | join("; "))]
+		 ([.comparisons[] | select(.unit == "instructions/op" or .unit == "gc-instructions/op") | "\(.name | sub("^example.com/quiet Benchmark"; "")) \(.unit | sub("/op$"; "")) mde \(.mde | pct) spread \(.spread | pct) pairs \(.pair_spread | pct) \(.test) \(.verdict)"] | join("; "))]
 		| @tsv' "$OUT/$1.json" >>"$OUT/summary.tsv" || printf '%s\t%s\t%s\t%s\t(no JSON)\n' "$1" "$2" "$3" "$4" >>"$OUT/summary.tsv"
 	tail -1 "$OUT/summary.tsv" >&2
 }

@@ -61,7 +61,8 @@ func countedGate(base, cand *results.Results) string {
 // ones a certain change (p = 0), as for an exact metric. It is reported, not enforced, when the runs counted
 // differently (gate, from countedGate), with other block sizes, in fewer
 // than MinProcesses processes a side, or when the unit is not the one
-// the run gates on (Options.CountedUnit).
+// the run gates on (Options.CountedUnit) nor the collector's
+// (results.UnitGCInstructionsPerOp, which gates beside it).
 func testCounted(n *noisy, gate string, opts Options) {
 	c := n.c
 	switch {
@@ -73,7 +74,7 @@ func testCounted(n *noisy, gate string, opts Options) {
 	case len(n.p.b) < MinProcesses || len(n.p.c) < MinProcesses:
 		c.NotEnforced = fmt.Sprintf("counted in %s and %s: counts gate with at least %d a side",
 			human.Plural(len(n.p.b), "process", "processes"), human.Plural(len(n.p.c), "process", "processes"), MinProcesses)
-	case opts.CountedUnit != "" && c.Unit != opts.CountedUnit:
+	case opts.CountedUnit != "" && c.Unit != opts.CountedUnit && c.Unit != results.UnitGCInstructionsPerOp:
 		c.NotEnforced = "reported beside " + opts.CountedUnit + ", which the run gates on"
 	}
 	c.Ratio, c.Lo, c.Hi, c.RawRatio = math.NaN(), math.NaN(), math.NaN(), math.NaN()

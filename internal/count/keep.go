@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/callgrind"
+	"github.com/wirebench/wirebench/internal/program"
 )
 
 // The dumps a count keeps (Options.Keep): per build ("base", "head"; a
@@ -159,7 +160,7 @@ func dumpsReadme(key string, sides []string, file string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Callgrind's dumps of one counted block of %s, as wirebench counted it, of the %s.\n\n", key, strings.Join(sides, " and the "))
 	for _, side := range sides {
-		fmt.Fprintf(&b, "  %s/        callgrind's files, one per thread that ran the block (%s/: the block; %s/ and %s/: the blocks of n and 2n operations whose difference is n operations)\n", side, keptBlock, keptN, kept2N)
+		fmt.Fprintf(&b, "  %s/        callgrind's files, one per thread that ran the block (%s/: the block; %s/ and %s/: the blocks of n and 2n operations whose difference is n operations; a name ending %s: the collection counted after that block, gc-instructions/op)\n", side, keptBlock, keptN, kept2N, program.CollectionSuffix)
 		fmt.Fprintf(&b, "  %s.cg.out  their self cost per function and source line (for n/2n, 2n less n), in cachegrind's format\n", side)
 	}
 	fmt.Fprintf(&b, "\nWhere the work went, per function and line (--auto=yes annotates the source files where they are):\n\n  %s\n", DiffCommand(len(sides) == 2))

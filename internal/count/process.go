@@ -16,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
@@ -247,15 +246,16 @@ func timeout(ns float64, iters int) time.Duration {
 // read); keep leaves instrumentation on after it, into (when set) keeps
 // its dumps in into/block.
 func plainBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64, keep bool, into string) (map[string]float64, map[string]results.Cost, error) {
-	s, c, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), keep, sub(into, keptBlock))
+	r, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), keep, sub(into, keptBlock))
 	if err != nil {
 		return nil, nil, err
 	}
+	c := r.Block
 	v := map[string]float64{results.UnitInstructionsPerOp: float64(c.Ir) / float64(n)}
 	if c.CacheSim {
 		v[results.UnitEstCyclesPerOp] = c.EstCycles() / float64(n)
 	}
-	v = withSample(v, s)
+	v = withSample(v, r)
 	if c.ProfileErr != nil {
 		return v, nil, &profileError{c.ProfileErr}
 	}
@@ -272,19 +272,20 @@ func plainBlock(ctx context.Context, w *program.Worker, name string, n, pre int,
 // package's, per operation, from the larger block. into (when set)
 // keeps their dumps in into/n and into/2n.
 func differenceBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64, into string) (map[string]float64, map[string]results.Cost, error) {
-	_, c1, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), false, sub(into, keptN))
+	r1, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), false, sub(into, keptN))
 	if err != nil {
 		return nil, nil, err
 	}
-	s2, c2, err := w.Count(ctx, name, 2*n, 0, timeout(ns, 2*n), false, sub(into, kept2N))
+	r2, err := w.Count(ctx, name, 2*n, 0, timeout(ns, 2*n), false, sub(into, kept2N))
 	if err != nil {
 		return nil, nil, err
 	}
+	c1, c2 := r1.Block, r2.Block
 	v := map[string]float64{results.UnitInstructionsPerOp: math.Max(0, float64(c2.Ir)-float64(c1.Ir)) / float64(n)}
 	if c1.CacheSim && c2.CacheSim {
 		v[results.UnitEstCyclesPerOp] = math.Max(0, c2.EstCycles()-c1.EstCycles()) / float64(n)
 	}
-	v = withSample(v, s2)
+	v = withSample(v, r2)
 	if err := cmp.Or(c1.ProfileErr, c2.ProfileErr); err != nil {
 		return v, nil, &profileError{err}
 	}
@@ -303,12 +304,30 @@ func differenceProfile(p1, p2 callgrind.Profile, n int) map[string]results.Cost 
 	return prof
 }
 
-// withSample adds to a block's counts v what its sample s says per
-// operation: allocations, and the units the benchmark reported.
-func withSample(v map[string]float64, s bench.Sample) map[string]float64 {
+// withSample adds to a block's counts v what its sample says per
+// operation: allocations, the units the benchmark reported, and the
+// collector's work (gcPerOp).
+func withSample(v map[string]float64, r program.Counted) map[string]float64 {
+	s := r.Sample
 	v[results.UnitAllocsPerOp], v[results.UnitBytesPerOp] = s.AllocsPerOp(), s.BytesPerOp()
 	for u, x := range s.Metrics {
 		v[u] = x
 	}
+	if g, ok := gcPerOp(r.Collection, s.BytesPerOp()); ok {
+		v[results.UnitGCInstructionsPerOp] = g
+	}
 	return v
+}
+
+// gcPerOp is the collector's instructions an operation
+// (results.UnitGCInstructionsPerOp): the collection counted after the
+// block, c, once every heap room's worth of the bytes an operation
+// allocates. A block that allocated nothing causes no collection; one
+// with the collector off (no room) or without a counted collection has
+// no value.
+func gcPerOp(c *program.CollectionCount, bytesPerOp float64) (float64, bool) {
+	if c == nil || c.HeapRoom == 0 || bytesPerOp <= 0 || c.Ir == 0 {
+		return 0, false
+	}
+	return float64(c.Ir) * bytesPerOp / float64(c.HeapRoom), true
 }

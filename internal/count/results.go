@@ -129,7 +129,7 @@ func unnamed(p *results.Profile) bool {
 // the rest sorted: the order tables show them in.
 func orderedUnits(units map[string]bool) []string {
 	var out []string
-	for _, u := range []string{results.UnitInstructionsPerOp, results.UnitEstCyclesPerOp, results.UnitBytesPerOp, results.UnitAllocsPerOp} {
+	for _, u := range []string{results.UnitInstructionsPerOp, results.UnitEstCyclesPerOp, results.UnitGCInstructionsPerOp, results.UnitBytesPerOp, results.UnitAllocsPerOp} {
 		if units[u] {
 			out = append(out, u)
 			delete(units, u)

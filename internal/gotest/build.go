@@ -201,13 +201,14 @@ func writeOverlay(pkgs []Package, dir string, extra map[string]string, hooks, se
 			TimerHooks                        bool
 			TimerHook                         string
 			TimerStop, TimerStart, TimerReset int
+			TimerEnd                          int
 			DirtyHeap                         string
 			DirtyHeapBytes                    int
 			AllThreads                        string
 			MonitorZero, MonitorDump          string
 			RuntimeSeed                       bool
 			RuntimeSeedVar, SeededRandom      string
-		}{p.Name, p.ImportPath, p.Internal, p.External, worker.Version, hooks, TimerHook, TimerStop, TimerStart, TimerReset,
+		}{p.Name, p.ImportPath, p.Internal, p.External, worker.Version, hooks, TimerHook, TimerStop, TimerStart, TimerReset, TimerEnd,
 			worker.DirtyHeap, worker.DirtyHeapBytes, worker.AllThreads, callgrind.MonitorZero, callgrind.MonitorDump,
 			seeded, worker.RuntimeSeedVar, worker.SeededRandom}
 		files := []struct {

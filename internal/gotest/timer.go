@@ -10,7 +10,7 @@ import (
 
 // TimerHook is the variable a patched testing package (PatchTesting)
 // calls on its benchmark timer's events, with the benchmark whose timer
-// it is: TimerStop, TimerStart and TimerReset. A parent benchmark's
+// it is: TimerStop, TimerStart, TimerReset and TimerEnd. A parent benchmark's
 // timer runs around its sub-benchmarks, so the worker acts on the events
 // of the benchmark it runs only.
 const TimerHook = "WirebenchTimerHook"
@@ -20,6 +20,12 @@ const (
 	TimerStop  = 0
 	TimerStart = 1
 	TimerReset = 2
+	// TimerEnd follows the stop that ends a timed run of b.N
+	// operations: b.Loop's last, while the benchmark function's
+	// variables are still live, and the one after the function
+	// returns (a function that used b.Loop has its second, with the
+	// timer already stopped).
+	TimerEnd = 3
 )
 
 // hookCall is the call of TimerHook with event, indented by tabs.
@@ -31,7 +37,8 @@ func hookCall(tabs string, event int) string {
 // TimerHook is called from, each an old text and its new one: at the end
 // of StartTimer's start (after its clock and memory statistics are read),
 // at the beginning of StopTimer's stop (before they are read again), and
-// at the end of ResetTimer. What runs between TimerStart and TimerStop is
+// at the end of ResetTimer, and after the stop that ends a run (b.Loop's
+// last, runN's after the function). What runs between TimerStart and TimerStop is
 // what testing times; TimerReset zeroes what was counted, as ResetTimer
 // zeroes the time. Each old text must occur exactly once: it is the text
 // of Go 1.26's testing package (TestPatchTesting checks the installed
@@ -40,6 +47,8 @@ var timerPatches = []struct{ old, new string }{
 	{"\t\tb.timerOn = true\n", "\t\tb.timerOn = true\n" + hookCall("\t\t", TimerStart)},
 	{"func (b *B) StopTimer() {\n\tif b.timerOn {\n", "func (b *B) StopTimer() {\n\tif b.timerOn {\n" + hookCall("\t\t", TimerStop)},
 	{"\tb.netAllocs = 0\n\tb.netBytes = 0\n}\n", "\tb.netAllocs = 0\n\tb.netBytes = 0\n" + hookCall("\t", TimerReset) + "}\n"},
+	{"\tif !more {\n\t\tb.StopTimer()\n", "\tif !more {\n\t\tb.StopTimer()\n" + hookCall("\t\t", TimerEnd)},
+	{"\tb.benchFunc(b)\n\tb.StopTimer()\n", "\tb.benchFunc(b)\n\tb.StopTimer()\n" + hookCall("\t", TimerEnd)},
 }
 
 // PatchTesting returns src, the testing package's benchmark.go, with
@@ -55,7 +64,7 @@ func PatchTesting(src string) (string, bool) {
 	}
 	return src + `
 // ` + TimerHook + `, when set, is called on a benchmark timer's events:
-// 0 stop, 1 start, 2 reset. Added by wirebench to its own builds of a
+// 0 stop, 1 start, 2 reset, 3 the end of a timed run. Added by wirebench to its own builds of a
 // test binary, which count the timed work under callgrind.
 var ` + TimerHook + ` func(b *B, event int)
 `, true

@@ -252,35 +252,75 @@ func (m *Worker) CountWay() worker.CountWay {
 // and reads its counts, and where its work went (callgrind.Block), from
 // the dumps of the part that ran it: the sum of those the worker says
 // hold it. With into set, those dumps' files are moved into that
-// directory rather than removed (callgrind.Dumps.NextInto).
-func (m *Worker) Count(ctx context.Context, key string, n, pre int, timeout time.Duration, keep bool, into string) (bench.Sample, callgrind.Block, error) {
+// directory rather than removed (callgrind.Dumps.NextInto), and those of
+// the collection the worker counted after it, when it did, into the
+// directory named into with CollectionSuffix.
+func (m *Worker) Count(ctx context.Context, key string, n, pre int, timeout time.Duration, keep bool, into string) (Counted, error) {
 	i, ok := m.byKey[key]
 	if !ok {
-		return bench.Sample{}, callgrind.Block{}, m.Fail(fmt.Errorf("no worker serves %q", key))
+		return Counted{}, m.Fail(fmt.Errorf("no worker serves %q", key))
 	}
-	s, written, summed, err := m.parts[i].Count(ctx, m.names[key], n, pre, timeout, keep)
+	r, err := m.parts[i].Count(ctx, m.names[key], n, pre, timeout, keep)
 	if err != nil {
-		return bench.Sample{}, callgrind.Block{}, m.Fail(err)
+		return Counted{}, m.Fail(err)
 	}
-	var sum callgrind.Block
-	for k := range written {
-		dir := into
-		if k < written-summed {
-			dir = ""
+	out := Counted{Sample: r.Sample}
+	// The block's dumps are the last Summed that are not collections.
+	skip := -r.Summed
+	for _, c := range r.Collections {
+		if !c {
+			skip++
+		}
+	}
+	for k := range r.Written {
+		work, last := false, r.Collections[k] && k == r.Written-1
+		if !r.Collections[k] {
+			work = skip <= 0
+			skip--
+		}
+		dir := ""
+		switch {
+		case into != "" && work:
+			dir = into
+		case into != "" && last:
+			dir = into + CollectionSuffix
 		}
 		b, err := m.dumps[i].NextInto(dir)
 		if err != nil {
-			return bench.Sample{}, callgrind.Block{}, m.Fail(fmt.Errorf("%s worker: %s: read its counts: %w", m.parts[i].Label, key, err))
+			return Counted{}, m.Fail(fmt.Errorf("%s worker: %s: read its counts: %w", m.parts[i].Label, key, err))
 		}
-		if k < written-summed {
-			continue
+		switch {
+		case work:
+			out.Block.Add(b)
+		case last:
+			out.Collection = &CollectionCount{Counts: b.Counts, HeapRoom: r.HeapRoom}
 		}
-		sum.Add(b)
 	}
-	if sum.Ir == 0 {
-		return bench.Sample{}, callgrind.Block{}, m.Fail(fmt.Errorf("%w: %s worker: %s: the block counted no instruction", worker.ErrProtocol, m.parts[i].Label, key))
+	if out.Block.Ir == 0 {
+		return Counted{}, m.Fail(fmt.Errorf("%w: %s worker: %s: the block counted no instruction", worker.ErrProtocol, m.parts[i].Label, key))
 	}
-	return s, sum, nil
+	return out, nil
+}
+
+// CollectionSuffix ends the name of the directory a kept block's
+// collection goes to, beside the block's own (Worker.Count).
+const CollectionSuffix = "-gc"
+
+// Counted is one counted block: the worker's sample of it, its counts
+// and where its work went, and the collection counted after it (nil
+// when the worker counted none).
+type Counted struct {
+	Sample     bench.Sample
+	Block      callgrind.Block
+	Collection *CollectionCount
+}
+
+// CollectionCount is one collection counted after a block: its counts,
+// and the bytes the heap could grow by after it before the collector's
+// goal (0 when the collector is off).
+type CollectionCount struct {
+	callgrind.Counts
+	HeapRoom uint64
 }
 
 // Size is the encoded size of the benchmark key's message, 0 for none.

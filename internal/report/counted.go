@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,7 +21,12 @@ import (
 func counted(r *compare.Result) bool { return judge(r).counts.n > 0 }
 
 // countBlind is what instructions and simulated cycles do not see.
-const countBlind = "time in the kernel and I/O, waiting (locks, channels, sleep), real caches and memory bandwidth (simulated cycles only approximate them), branch prediction, parallel speed-up (Valgrind runs one thread at a time) and the collector's work (it is off in a counted block, the heap collected before each)"
+const countBlind = "time in the kernel and I/O, waiting (locks, channels, sleep), real caches and memory bandwidth (simulated cycles only approximate them), branch prediction, parallel speed-up (Valgrind runs one thread at a time) and the collector's pacing (when it starts, its assists, its marking beside the code)"
+
+// collectorSentence says what gc-instructions/op holds, for a run that
+// counted it: the collector is off in a counted block.
+const collectorSentence = "The collector is off in a counted block (the heap collected before each); its work is counted apart, as " + results.UnitGCInstructionsPerOp +
+	": one collection counted at the end of each block's timed run (marking what the run keeps reachable, sweeping what it allocated), once every heap room's worth of the bytes an operation allocates at the process's GOGC, and gated like a count. "
 
 // countedSentence says what a counted comparison counted, how, what
 // counting cannot see, and how long it took (elapsed, 0 when not known);
@@ -47,6 +53,9 @@ func countedSentence(r *compare.Result, elapsed time.Duration) string {
 		pick(r.Clock == nil, "Counted, not timed", "Counted"), units, c.Version, cache, human.Plural(c.Processes, "process", "processes"), who, stagesText(c), methodText(c.Method), pairingText(r))
 	if s := budgetSentence(c); s != "" {
 		b.WriteString(s + " ")
+	}
+	if hasUnit(r, results.UnitGCInstructionsPerOp) {
+		b.WriteString(collectorSentence)
 	}
 	fmt.Fprintf(&b, "Counting cannot see %s. ", countBlind)
 	if k := r.Clock; k != nil && k.History {
@@ -349,4 +358,9 @@ func spreadSection(d *document, r *compare.Result, details string) {
 		"A benchmark whose pairs differ about as much as any two processes meets inputs the seed does not fix.\n\n")
 	d.addTable(t)
 	d.add(detailsClose)
+}
+
+// hasUnit reports whether r compared some benchmark's unit.
+func hasUnit(r *compare.Result, unit string) bool {
+	return slices.ContainsFunc(r.Comparisons, func(c compare.Comparison) bool { return c.Unit == unit })
 }

@@ -262,7 +262,7 @@ func FormatValue(v float64, unit string) string {
 		return FormatBytes(v)
 	case results.UnitAllocsPerOp:
 		return formatCount(v)
-	case results.UnitInstructionsPerOp, results.UnitEstCyclesPerOp:
+	case results.UnitInstructionsPerOp, results.UnitEstCyclesPerOp, results.UnitGCInstructionsPerOp:
 		return FormatCount(v)
 	}
 	return sig3(v) + " " + unit

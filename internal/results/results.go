@@ -31,13 +31,21 @@ const (
 	// cache simulation. Their samples are one per worker process.
 	UnitInstructionsPerOp = "instructions/op"
 	UnitEstCyclesPerOp    = "est-cycles/op"
+	// UnitGCInstructionsPerOp is the collector's counted work an
+	// operation: the instructions of one collection counted after a
+	// block (marking what the run left reachable, sweeping what it
+	// allocated), times the collections an operation causes at the
+	// process's GOGC, its bytes allocated over the heap's room after
+	// that collection. A counted block runs with the collector off, so
+	// instructions/op holds none of it.
+	UnitGCInstructionsPerOp = "gc-instructions/op"
 )
 
 // IsCounted reports whether unit is counted work rather than a timing or
 // a size: its samples are processes, each the reduction of that
 // process's counted blocks.
 func IsCounted(unit string) bool {
-	return unit == UnitInstructionsPerOp || unit == UnitEstCyclesPerOp
+	return unit == UnitInstructionsPerOp || unit == UnitEstCyclesPerOp || unit == UnitGCInstructionsPerOp
 }
 
 // The operations a serialization benchmark measures (Benchmark.Op).

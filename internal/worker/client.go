@@ -300,27 +300,52 @@ func (c *Client) Run(ctx context.Context, name string, n, pre int) (bench.Sample
 // iterations as one counted block (Request.Count), waiting at most
 // timeout for the reply (a counted block runs tens of times slower than
 // natively); keep asks the worker to leave instrumentation on after it
-// (Request.Keep). The block's counts are in the worker's next callgrind dumps:
-// written of them, the last summed hold the count. A worker that did not
-// count it (one older than counting, or not under Valgrind) is an error
-// wrapping ErrIncompatible.
-func (c *Client) Count(ctx context.Context, name string, n, pre int, timeout time.Duration, keep bool) (s bench.Sample, written, summed int, err error) {
+// (Request.Keep). The block's counts are in the worker's next callgrind
+// dumps, as Counted says. A worker that did not count it (one older than
+// counting, or not under Valgrind) is an error wrapping ErrIncompatible.
+func (c *Client) Count(ctx context.Context, name string, n, pre int, timeout time.Duration, keep bool) (Counted, error) {
 	if c.Version < CountingVersion || !c.Hello.Counting {
-		return bench.Sample{}, 0, 0, fmt.Errorf("%w: the %s worker cannot count its blocks (protocol version %d, under callgrind: %t; counting needs version %d under callgrind)",
+		return Counted{}, fmt.Errorf("%w: the %s worker cannot count its blocks (protocol version %d, under callgrind: %t; counting needs version %d under callgrind)",
 			ErrIncompatible, c.Label, c.Version, c.Hello.Counting, CountingVersion)
 	}
 	r, err := c.callWithin(ctx, Request{Op: OpRun, Name: name, N: n, Pre: pre, Count: true, Keep: keep}, timeout)
 	if err != nil {
-		return bench.Sample{}, 0, 0, err
+		return Counted{}, err
 	}
-	written, summed = max(r.Dumps, 1), r.Summed
-	if summed == 0 {
-		summed = written
+	out := Counted{Sample: r.sample(), Written: max(r.Dumps, 1), Summed: r.Summed, HeapRoom: r.HeapRoom}
+	if out.Summed == 0 {
+		out.Summed = out.Written - len(r.GCDumps)
 	}
-	if !r.Counted || r.Dumps < 0 || summed < 1 || summed > written || written > maxDumps {
-		return bench.Sample{}, 0, 0, fmt.Errorf("%w: %s worker: run %s: the block was not counted (counted %t, %d dumps, %d summed)", ErrProtocol, c.Label, name, r.Counted, r.Dumps, r.Summed)
+	bad := !r.Counted || r.Dumps < 0 || out.Summed < 1 || out.Summed+len(r.GCDumps) > out.Written || out.Written > maxDumps
+	out.Collections = make([]bool, out.Written)
+	for _, k := range r.GCDumps {
+		if k < 1 || k > out.Written || out.Collections[k-1] {
+			bad = true
+			break
+		}
+		out.Collections[k-1] = true
 	}
-	return r.sample(), written, summed, nil
+	if bad {
+		return Counted{}, fmt.Errorf("%w: %s worker: run %s: the block was not counted (counted %t, %d dumps, %d summed, collections at %v)", ErrProtocol, c.Label, name, r.Counted, r.Dumps, r.Summed, r.GCDumps)
+	}
+	if len(r.GCDumps) == 0 || r.GCDumps[len(r.GCDumps)-1] != out.Written {
+		out.HeapRoom = 0
+	}
+	return out, nil
+}
+
+// Counted is what a counted block's reply says of its dumps: Written of
+// them in all; Collections[k] set for each that holds a collection
+// counted at the end of a timed run, not the benchmark's work; the last
+// Summed of the others hold the block's count. When the last dump is a
+// collection, it is the block's, and HeapRoom the bytes the heap could
+// grow by after it before the collector's goal (0 otherwise, and when
+// the collector is off).
+type Counted struct {
+	Sample          bench.Sample
+	Written, Summed int
+	Collections     []bool
+	HeapRoom        uint64
 }
 
 // maxDumps bounds the dumps one counted block may write: one per stop of

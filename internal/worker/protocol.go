@@ -200,6 +200,14 @@ type Reply struct {
 	// benchmark's timer and zeroes at every reset.
 	Dumps  int `json:"dumps,omitempty"`
 	Summed int `json:"summed,omitempty"`
+	// GCDumps are the positions (1 the first) among the block's Dumps of
+	// those that hold a collection counted at the end of a timed run
+	// rather than the benchmark's work: Summed counts the others. The
+	// last collection is the block's when it is the last dump; HeapRoom
+	// is then the bytes the heap could grow by after it before the
+	// collector's goal (0: the collector is off).
+	GCDumps  []int  `json:"gc_dumps,omitempty"`
+	HeapRoom uint64 `json:"heap_room,omitempty"`
 	// Size is the encoded message size, for size.
 	Size int `json:"size,omitempty"`
 	// Metrics are the other units the benchmark reported for the block
