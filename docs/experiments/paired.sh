@@ -16,7 +16,8 @@
 # each first. summary.tsv: per run, the verdict, TARGET's change,
 # interval, test and verdict, the other benchmarks flagged, the median
 # detectable change (MDE) of instructions/op over the benchmarks, and
-# the median spread between processes and within pairs.
+# the median spread between processes and within pairs; the same of
+# gc-instructions/op, and every inconclusive comparison.
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-/tmp/wirebench-paired}
@@ -46,7 +47,16 @@ tt = "-"
 if t:
     c = t[0]
     tt = f"{100*(c['ratio']-1):+.2f}% [{100*(c['ci_low']-1):+.2f}, {100*(c['ci_high']-1):+.2f}] {c['test']} {c['verdict']}"
-print(f"{name}\tcode={code}\t{d['verdict']}\t{target} {tt}\tothers flagged: {','.join(others) or 'none'}\tmedian MDE {100*mde:.3f}%\tspread {100*sp:.3f}%\twithin pairs {100*statistics.median(wp) if wp else float('nan'):.3f}%\t{len(cs)} benchmarks")
+worst = max([c["mde"] if c["mde"] is not None else float("inf") for c in cs])
+gc = [c for c in d["comparisons"] if c["unit"] == "gc-instructions/op"]
+gct = "no gc-instructions/op"
+if gc:
+    gm = [c["mde"] if c["mde"] is not None else float("inf") for c in gc]
+    gflag = [c["name"].split()[-1] for c in gc if c["verdict"] in ("regression", "improvement")]
+    gwp = [c.get("pair_spread", 0) for c in gc if c.get("test") == "paired-t"]
+    gct = f"gc-instructions/op: {len(gc)} benchmarks, median MDE {100*statistics.median(gm):.3f}%, worst {100*max(gm):.3f}%, within pairs {100*statistics.median(gwp) if gwp else float('nan'):.3f}%, flagged {','.join(gflag) or 'none'}"
+inc = [f"{c['name'].split()[-1]} {c['unit']}" for c in d["comparisons"] if c["verdict"] == "inconclusive"]
+print(f"{name}\tcode={code}\t{d['verdict']}\t{target} {tt}\tothers flagged: {','.join(others) or 'none'}\tmedian MDE {100*mde:.3f}%\tworst {100*worst:.3f}%\tspread {100*sp:.3f}%\twithin pairs {100*statistics.median(wp) if wp else float('nan'):.3f}%\t{len(cs)} benchmarks\t{gct}\tinconclusive: {', '.join(inc) or 'none'}")
 PY
 }
 run() { # run NAME BIN HEAD

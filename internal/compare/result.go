@@ -117,6 +117,11 @@ type Comparison struct {
 	// (Locate); nil for other comparisons, and where either side has no
 	// profile of the benchmark.
 	Where *Where
+	// Varying, for a count of instructions or cycles, are the functions
+	// whose cost differed most between the candidate's processes
+	// (results.Profile.Varying, per operation): what a wide spread was
+	// made of.
+	Varying []results.Function
 }
 
 // Test names a statistical test behind a p-value.

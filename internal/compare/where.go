@@ -71,12 +71,20 @@ func (r *Result) locate(base, cand *results.Results) {
 	base, cand = samePackages(base, cand)
 	for i := range r.Comparisons {
 		c := &r.Comparisons[i]
-		beyond := c.Verdict == Inconclusive && math.Abs(c.Ratio-1) >= r.Options.Threshold
-		if !results.IsCounted(c.Unit) || (c.Verdict != Regression && c.Verdict != Improvement && !beyond) {
+		// A profile is of the block's own work: the collector's count
+		// (a collection after it) has none.
+		if !results.IsCounted(c.Unit) || c.Unit == results.UnitGCInstructionsPerOp {
 			continue
 		}
 		bb, cb := base.Lookup(c.Name), cand.Lookup(c.Name)
 		if bb == nil || cb == nil {
+			continue
+		}
+		if cb.Profile != nil {
+			c.Varying = cb.Profile.Varying
+		}
+		beyond := c.Verdict == Inconclusive && math.Abs(c.Ratio-1) >= r.Options.Threshold
+		if c.Verdict != Regression && c.Verdict != Improvement && !beyond {
 			continue
 		}
 		c.Where = Locate(bb.Profile, cb.Profile, c.Unit, c.Candidate.Median-c.Baseline.Median)

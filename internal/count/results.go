@@ -2,6 +2,7 @@ package count
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -96,6 +97,7 @@ func profile(key string, procs []processCounts) *results.Profile {
 		}
 	}
 	costs := make(map[string]results.Cost, len(fns))
+	sd := make(map[string]results.Cost, len(fns))
 	ir, cyc := make([]float64, len(profs)), make([]float64, len(profs))
 	for fn := range fns {
 		for i, prof := range profs {
@@ -104,8 +106,29 @@ func profile(key string, procs []processCounts) *results.Profile {
 		mi, _ := stats.Median(ir)
 		mc, _ := stats.Median(cyc)
 		costs[fn] = results.Cost{Instructions: mi, EstCycles: mc}
+		if len(profs) > 1 {
+			sd[fn] = results.Cost{Instructions: stdDev(ir), EstCycles: stdDev(cyc)}
+		}
 	}
-	return results.NewProfile(costs)
+	p := results.NewProfile(costs)
+	if p != nil {
+		p.Varying = results.NewVarying(sd)
+	}
+	return p
+}
+
+// stdDev is the sample standard deviation of xs (at least two).
+func stdDev(xs []float64) float64 {
+	var mean float64
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return math.Sqrt(ss / float64(len(xs)-1))
 }
 
 // unnamed reports whether most of p's instructions are in functions

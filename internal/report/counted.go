@@ -335,17 +335,28 @@ func spreadSection(d *document, r *compare.Result, details string) {
 	if len(cs) == 0 {
 		return
 	}
+	var gc []compare.Comparison
+	for _, c := range r.Comparisons {
+		if c.Counted() && c.Unit == results.UnitGCInstructionsPerOp {
+			gc = append(gc, c)
+		}
+	}
+	compare.Sort(gc)
 	t := &table{
 		head: "| Benchmark | Test | Processes | Spread between processes | Within pairs | Could detect |\n|:--|:--|--:|--:|--:|--:|\n",
 		more: moreRows(details),
 	}
-	for _, c := range cs {
+	for _, c := range slices.Concat(cs, gc) {
 		test, procs, within := "Welch's t", fmt.Sprintf("%d+%d", c.Baseline.N, c.Candidate.N), "–"
 		if c.Test == compare.TestPairedT {
 			test, procs, within = "paired t", human.Plural(c.Pairs, "pair", "pairs"), spreadPercent(c.PairSpread)
 		}
+		name := cellName(c.Name)
+		if c.Unit == results.UnitGCInstructionsPerOp {
+			name += " (" + c.Unit + ")"
+		}
 		t.rows = append(t.rows, row{
-			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), test, procs, spreadPercent(c.Spread), within, mdeText(c.MDE)),
+			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s |\n", name, test, procs, spreadPercent(c.Spread), within, mdeText(c.MDE)),
 			tier: tierAllSame, mag: max(c.Spread, c.PairSpread),
 		})
 	}
@@ -357,7 +368,38 @@ func spreadSection(d *document, r *compare.Result, details string) {
 		"The spread is the standard deviation of the processes' log counts (relative); within pairs, of a pair's difference over √2: what the paired test sees. " +
 		"A benchmark whose pairs differ about as much as any two processes meets inputs the seed does not fix.\n\n")
 	d.addTable(t)
+	if s := unpairedSentence(cs, r.Options.Threshold); s != "" {
+		d.add(s + "\n\n")
+	}
 	d.add(detailsClose)
+}
+
+// unpairedSentence names the benchmarks of cs (counts of the gating
+// unit) whose pairs differed about as much as any two processes (the
+// spread within pairs at least half that between processes) where that
+// mattered (they could not detect a tenth of the threshold), with the
+// functions whose cost varied most between the candidate's processes:
+// what the seed did not fix. "" when there are none.
+func unpairedSentence(cs []compare.Comparison, threshold float64) string {
+	var parts []string
+	for _, c := range cs {
+		if c.Test != compare.TestPairedT || c.PairSpread < c.Spread/2 || !(c.MDE >= threshold/10) {
+			continue
+		}
+		part := fmt.Sprintf("%s (within pairs %s, between processes %s", cellName(c.Name), spreadPercent(c.PairSpread), spreadPercent(c.Spread))
+		if len(c.Varying) > 0 {
+			fns := make([]string, len(c.Varying))
+			for i, f := range c.Varying {
+				fns[i] = fmt.Sprintf("%s ±%s", codeName(elide(funcName(f.Name), maxNameBytes)), FormatCount(f.Instructions))
+			}
+			part += "; varying most between processes, per operation: " + strings.Join(fns, ", ")
+		}
+		parts = append(parts, part+")")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Pairs differed about as much as any two processes in " + strings.Join(parts, "; ") + ": the seed does not fix what varies there, so its interval is as wide as an unpaired test's."
 }
 
 // hasUnit reports whether r compared some benchmark's unit.

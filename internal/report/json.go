@@ -192,7 +192,7 @@ func jsonDocument(r *compare.Result, failOn compare.FailOn) jsonDoc {
 			Paired: c.Paired, Unconfirmed: c.Unconfirmed, Accepted: c.Accepted,
 			Enforced: r.Enforced(c), NotEnforced: notEnforcedReason(r, c), Test: testName(c),
 			DF: dfNum(c.DF), HistoryRuns: c.HistoryRuns, Where: whereJSON(c.Where),
-			Spread: c.Spread, Pairs: c.Pairs, PairSpread: c.PairSpread,
+			Spread: c.Spread, Pairs: c.Pairs, PairSpread: c.PairSpread, Varying: c.Varying,
 		})
 	}
 	return doc
@@ -462,6 +462,10 @@ type jsonComparison struct {
 	// inconclusive count beyond the threshold), the functions behind it
 	// (compare.Where).
 	Where *jsonWhere `json:"where,omitempty"`
+	// Varying are the functions whose cost per operation differed most
+	// between the candidate's processes, each with its standard
+	// deviation over them (compare.Comparison.Varying).
+	Varying []results.Function `json:"varying,omitempty"`
 }
 
 func diffs(d []results.Difference) []jsonDiff {

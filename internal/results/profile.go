@@ -26,6 +26,33 @@ type Profile struct {
 	Omitted int   `json:"omitted,omitempty"`
 	Rest    *Cost `json:"rest,omitempty"`
 	Most    *Cost `json:"most,omitempty"`
+	// Varying are the functions whose self cost per operation differed
+	// most between the processes (at most MaxVarying, largest first),
+	// each with the standard deviation of its cost over them: what
+	// moved a count from one process to the next. Nil with one process,
+	// or when none differed.
+	Varying []Function `json:"varying,omitempty"`
+}
+
+// MaxVarying bounds Profile.Varying.
+const MaxVarying = 3
+
+// NewVarying is the Varying list of a profile from each function's
+// standard deviation over the processes (sd): the largest MaxVarying
+// that are not 0, values rounded.
+func NewVarying(sd map[string]Cost) []Function {
+	var fs []Function
+	for name, c := range sd {
+		if c.Instructions > 0 {
+			fs = append(fs, Function{Name: name, Cost: c})
+		}
+	}
+	sortFunctions(fs)
+	fs = fs[:min(len(fs), MaxVarying)]
+	for i := range fs {
+		fs[i].Cost = round(fs[i].Cost)
+	}
+	return fs
 }
 
 // Function is one function's self cost per operation. Name is the
