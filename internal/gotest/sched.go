@@ -106,30 +106,6 @@ func PatchRuntimeCode(src string) (string, bool) {
 	return src, true
 }
 
-// pcvalueOld and pcvalueNew are the text of the runtime's symtab.go
-// where pcvalue chooses at random which entry of a thread's cache of
-// program-counter tables to replace, and its patched text, which draws
-// from wirebenchCodeRand: stack scanning (the collector's, and
-// tracebacks) decodes those tables, and with the scheduler's draws
-// moving the choice, one collection of the same heap in two processes of
-// one seed came out 5,887 instructions apart of 1.36M, 5,126 in
-// runtime.step and pcvalue.
-const (
-	pcvalueOld = "\t\t\t\t\tci := cheaprandn(uint32(len(cache.entries[ck])))\n"
-	pcvalueNew = "\t\t\t\t\tci := uint32((uint64(wirebenchCodeRand()) * uint64(len(cache.entries[ck]))) >> 32)\n"
-)
-
-// PatchRuntimePCValue returns src, the runtime's symtab.go, with
-// pcvalue's cache replacement drawn from wirebenchCodeRand, or false when
-// src does not have the text once. Like PatchRuntimeCode it goes only
-// with the seed patch.
-func PatchRuntimePCValue(src string) (string, bool) {
-	if strings.Count(src, pcvalueOld) != 1 {
-		return "", false
-	}
-	return strings.Replace(src, pcvalueOld, pcvalueNew, 1), true
-}
-
 // seededPatches are the runtime's files patched, beside rand.go, in a
 // build whose runtime takes the seed patch: each is left as it is when
 // its text is not the patch's.
@@ -139,5 +115,4 @@ var seededPatches = []struct {
 }{
 	{"runtime/proc.go", "runtime-proc.go", PatchRuntimeSched},
 	{"runtime/iface.go", "runtime-iface.go", PatchRuntimeCode},
-	{"runtime/symtab.go", "runtime-symtab.go", PatchRuntimePCValue},
 }

@@ -64,23 +64,6 @@ func TestPatchRuntimeCode(t *testing.T) {
 	}
 }
 
-// TestPatchRuntimePCValue: the installed toolchain's symtab.go takes the
-// patch, which leaves pcvalue's cache no draw from cheaprand; a file
-// without the text is left alone.
-func TestPatchRuntimePCValue(t *testing.T) {
-	installed := installedRuntime(t, "symtab.go")
-	out, ok := PatchRuntimePCValue(installed)
-	if !ok {
-		t.Fatal("the installed toolchain's symtab.go does not take the patch")
-	}
-	if strings.Contains(out, "cheaprand") || strings.Count(out, "wirebenchCodeRand()") != 1 {
-		t.Errorf("patched symtab.go: cheaprand still drawn %t, wirebenchCodeRand drawn %d times", strings.Contains(out, "cheaprand"), strings.Count(out, "wirebenchCodeRand()"))
-	}
-	if _, ok := PatchRuntimePCValue(strings.Replace(installed, pcvalueOld, "", 1)); ok {
-		t.Error("a symtab.go without the text was patched")
-	}
-}
-
 // installedRuntime is the installed toolchain's runtime source file name.
 func installedRuntime(t *testing.T, name string) string {
 	t.Helper()
