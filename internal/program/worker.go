@@ -265,22 +265,11 @@ func (m *Worker) Count(ctx context.Context, key string, n, pre int, timeout time
 		return Counted{}, m.Fail(err)
 	}
 	out := Counted{Sample: r.Sample}
-	// The block's dumps are the last Summed that are not collections.
-	skip := -r.Summed
-	for _, c := range r.Collections {
-		if !c {
-			skip++
-		}
-	}
-	for k := range r.Written {
-		work, last := false, r.Collections[k] && k == r.Written-1
-		if !r.Collections[k] {
-			work = skip <= 0
-			skip--
-		}
+	for k, role := range r.Roles {
+		last := role == worker.DumpCollection && k == len(r.Roles)-1
 		dir := ""
 		switch {
-		case into != "" && work:
+		case into != "" && role == worker.DumpWork:
 			dir = into
 		case into != "" && last:
 			dir = into + CollectionSuffix
@@ -290,7 +279,7 @@ func (m *Worker) Count(ctx context.Context, key string, n, pre int, timeout time
 			return Counted{}, m.Fail(fmt.Errorf("%s worker: %s: read its counts: %w", m.parts[i].Label, key, err))
 		}
 		switch {
-		case work:
+		case role == worker.DumpWork:
 			out.Block.Add(b)
 		case last:
 			out.Collection = &CollectionCount{Counts: b.Counts, HeapRoom: r.HeapRoom}

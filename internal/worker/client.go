@@ -3,6 +3,7 @@ package worker
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -312,40 +313,66 @@ func (c *Client) Count(ctx context.Context, name string, n, pre int, timeout tim
 	if err != nil {
 		return Counted{}, err
 	}
-	out := Counted{Sample: r.sample(), Written: max(r.Dumps, 1), Summed: r.Summed, HeapRoom: r.HeapRoom}
-	if out.Summed == 0 {
-		out.Summed = out.Written - len(r.GCDumps)
-	}
-	bad := !r.Counted || r.Dumps < 0 || out.Summed < 1 || out.Summed+len(r.GCDumps) > out.Written || out.Written > maxDumps
-	out.Collections = make([]bool, out.Written)
-	for _, k := range r.GCDumps {
-		if k < 1 || k > out.Written || out.Collections[k-1] {
-			bad = true
-			break
-		}
-		out.Collections[k-1] = true
-	}
-	if bad {
+	out, ok := dumpRoles(r)
+	if !ok {
 		return Counted{}, fmt.Errorf("%w: %s worker: run %s: the block was not counted (counted %t, %d dumps, %d summed, collections at %v)", ErrProtocol, c.Label, name, r.Counted, r.Dumps, r.Summed, r.GCDumps)
-	}
-	if len(r.GCDumps) == 0 || r.GCDumps[len(r.GCDumps)-1] != out.Written {
-		out.HeapRoom = 0
 	}
 	return out, nil
 }
 
-// Counted is what a counted block's reply says of its dumps: Written of
-// them in all; Collections[k] set for each that holds a collection
-// counted at the end of a timed run, not the benchmark's work; the last
-// Summed of the others hold the block's count. When the last dump is a
-// collection, it is the block's, and HeapRoom the bytes the heap could
-// grow by after it before the collector's goal (0 otherwise, and when
-// the collector is off).
+// Counted is what a counted block's reply says of its dumps, one role
+// each, in the order they were written; HeapRoom is the bytes the heap
+// could grow by after the block's collection before the collector's
+// goal (0 without one, and when the collector is off).
 type Counted struct {
-	Sample          bench.Sample
-	Written, Summed int
-	Collections     []bool
-	HeapRoom        uint64
+	Sample   bench.Sample
+	Roles    []DumpRole
+	HeapRoom uint64
+}
+
+// DumpRole is what one of a counted block's dumps holds.
+type DumpRole int
+
+const (
+	// DumpDropped holds work before the benchmark's last timer reset:
+	// not the block's.
+	DumpDropped DumpRole = iota
+	// DumpWork holds part of the block's count (all of them summed).
+	DumpWork
+	// DumpCollection holds a collection counted at the end of a timed
+	// run; only the last dump, when it is one, is the block's.
+	DumpCollection
+)
+
+// dumpRoles is the role of each of r's dumps: the GCDumps positions are
+// collections, the last Summed of the others the block's work (Summed 0:
+// all of them), the rest dropped; false when the reply does not add up.
+func dumpRoles(r Reply) (Counted, bool) {
+	written := max(r.Dumps, 1)
+	if !r.Counted || r.Dumps < 0 || written > maxDumps || len(r.GCDumps) >= written {
+		return Counted{}, false
+	}
+	out := Counted{Sample: r.sample(), Roles: make([]DumpRole, written)}
+	for _, k := range r.GCDumps {
+		if k < 1 || k > written || out.Roles[k-1] == DumpCollection {
+			return Counted{}, false
+		}
+		out.Roles[k-1] = DumpCollection
+	}
+	work := cmp.Or(r.Summed, written-len(r.GCDumps))
+	for k := written - 1; k >= 0 && work > 0; k-- {
+		if out.Roles[k] != DumpCollection {
+			out.Roles[k] = DumpWork
+			work--
+		}
+	}
+	if work > 0 || r.Summed < 0 {
+		return Counted{}, false
+	}
+	if out.Roles[written-1] == DumpCollection {
+		out.HeapRoom = r.HeapRoom
+	}
+	return out, true
 }
 
 // maxDumps bounds the dumps one counted block may write: one per stop of
