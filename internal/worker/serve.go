@@ -11,7 +11,6 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strings"
 	"time"
 
@@ -96,7 +95,6 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, s Suite, opts Options)
 
 	oldPercent := debug.SetGCPercent(-1)
 	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
-	srv.gcPercent, srv.memoryLimit = oldPercent, oldLimit
 	defer func() {
 		debug.SetGCPercent(oldPercent)
 		debug.SetMemoryLimit(oldLimit)
@@ -161,10 +159,6 @@ type server struct {
 	// sinceGC is TotalAlloc at the last collection.
 	sinceGC  uint64
 	counting bool
-	// gcPercent and memoryLimit are the process's own collector
-	// settings, off while it serves (heapRoom reads its room by them).
-	gcPercent   int
-	memoryLimit int64
 }
 
 func (s *server) write(v any) error {
@@ -268,10 +262,12 @@ func (s *server) do(req Request) (Reply, error) {
 		if req.Pre < 0 || req.Pre > maxN {
 			return Reply{}, fmt.Errorf("run %s: pre = %d, want 0 to %d iterations", req.Name, req.Pre, maxN)
 		}
+		var smp bench.Sample
 		if req.Count {
-			return s.countedBlock(b, req.N, req.Pre, req.Keep)
+			smp, err = s.countedBlock(b, req.N, req.Pre, req.Keep)
+		} else {
+			smp, err = s.block(b, req.N, req.Pre)
 		}
-		smp, err := s.block(b, req.N, req.Pre)
 		if err != nil {
 			return Reply{}, err
 		}
@@ -344,54 +340,28 @@ func (s *server) block(b *Benchmark, n, pre int) (bench.Sample, error) {
 // then the n iterations between callgrind.Begin and callgrind.End, under
 // bench.TimeLoop, whose clock and memory statistics are read outside the
 // counted part. The collector is off, as for every block, so none of its
-// work is in the block's count: one collection is counted after it, into
-// a dump of its own (Reply.GCDumps), with the heap's room after it.
-func (s *server) countedBlock(b *Benchmark, n, pre int, keep bool) (Reply, error) {
+// work is counted; the one collection keeps garbage from piling up
+// between counted blocks.
+func (s *server) countedBlock(b *Benchmark, n, pre int, keep bool) (bench.Sample, error) {
 	if !callgrind.OnValgrind() {
-		return Reply{}, errors.New("a counted block needs the worker to run under valgrind --tool=callgrind")
+		return bench.Sample{}, errors.New("a counted block needs the worker to run under valgrind --tool=callgrind")
 	}
 	if pre > 0 {
 		if err := b.safeLoop(pre); err != nil {
-			return Reply{}, err
+			return bench.Sample{}, err
 		}
 	}
 	s.collect()
 	smp, err := bench.TimeLoop(func(n int) error {
 		callgrind.Begin()
-		defer callgrind.End(false)
+		defer callgrind.End(!keep)
 		return b.safeLoop(n)
 	}, n)
 	if err != nil {
-		return Reply{}, err
+		return bench.Sample{}, err
 	}
-	callgrind.Begin()
-	runtime.GC()
-	callgrind.End(!keep)
 	smp.Counted = true
-	r := sampleReply(smp)
-	r.Dumps, r.Summed, r.GCDumps, r.HeapRoom = 2, 1, []int{2}, s.heapRoom()
-	return r, nil
-}
-
-// heapRoom is how many bytes the heap could grow by, after the last
-// collection, before the collector's goal at the process's own settings
-// (its GOGC and memory limit, put back for the reading): the goal less
-// what that collection found live; 0 when the collector is off.
-func (s *server) heapRoom() uint64 {
-	debug.SetGCPercent(s.gcPercent)
-	debug.SetMemoryLimit(s.memoryLimit)
-	m := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}, {Name: "/gc/heap/live:bytes"}}
-	metrics.Read(m)
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(math.MaxInt64)
-	if m[0].Value.Kind() != metrics.KindUint64 || m[1].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	goal, live := m[0].Value.Uint64(), m[1].Value.Uint64()
-	if goal <= live || goal == math.MaxUint64 {
-		return 0
-	}
-	return goal - live
+	return smp, nil
 }
 
 // collectPastMax is the safety net of the garbage policy: it collects when
