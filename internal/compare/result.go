@@ -303,10 +303,15 @@ func (r *Result) Count(v Verdict) int {
 }
 
 // Regressions returns the comparisons with a regression verdict.
-func (r *Result) Regressions() []Comparison {
+func (r *Result) Regressions() []Comparison { return r.withVerdict(Regression) }
+
+// Improvements returns the comparisons with an improvement verdict.
+func (r *Result) Improvements() []Comparison { return r.withVerdict(Improvement) }
+
+func (r *Result) withVerdict(v Verdict) []Comparison {
 	var out []Comparison
 	for _, c := range r.Comparisons {
-		if c.Verdict == Regression {
+		if c.Verdict == v {
 			out = append(out, c)
 		}
 	}

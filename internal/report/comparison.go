@@ -21,7 +21,13 @@ const (
 	foldRowsSmall = 10
 )
 
-// comparisonDocument lays out the report of a comparison.
+// comparisonDocument lays out the report of a comparison, first screen
+// first: the headline, one sentence of verdict (what failed, by how much,
+// which instrument), the changed rows and where the counted work went;
+// then, folded, everything that says how (the method and its notes, the
+// inconclusive comparisons, sizes and allocations that did not change,
+// the environment, charts, every comparison). A reviewer reads what
+// changed without scrolling through the method.
 func comparisonDocument(in Input) *document {
 	r := in.Result
 	cs := slices.Clone(r.Comparisons)
@@ -29,31 +35,8 @@ func comparisonDocument(in Input) *document {
 
 	d := &document{shortened: shortenedNotice(in.Details)}
 	d.add(headline(r, in.FailOn) + "\n\n")
-	d.add(summaryText(in) + "\n\n")
-	if s := methodSentence(r, false); s != "" {
-		d.add(s + "\n\n")
-	}
-	if s := aaSentence(r, false); s != "" {
-		d.add(s + "\n\n")
-	}
-	if s := gateSentence(r, false); s != "" {
-		d.add(s + "\n\n")
-	}
-	if s := countedSentence(r, candidateElapsed(in)); s != "" {
-		d.add(s + "\n\n")
-	}
-	for _, s := range countNotes(nil, r.Unseen, r.Serial, r.Clock, true) {
-		d.add(s + "\n\n")
-	}
-	d.add(notesText(in))
+	d.add(verdictSentence(r, in.FailOn) + "\n\n")
 	d.addNotice()
-	if s := identicalSentence(r); s != "" {
-		d.add(s + "\n\n")
-	}
-	if len(r.Missing) > 0 {
-		d.add(fmt.Sprintf("> ⚠️ %s of the baseline did not run this time, so %s not compared (listed below).\n\n",
-			human.Plural(len(r.Missing), "benchmark", "benchmarks"), pick(len(r.Missing) == 1, "it was", "they were")))
-	}
 
 	var noisy, exact []compare.Comparison
 	for _, c := range cs {
@@ -64,21 +47,68 @@ func comparisonDocument(in Input) *document {
 		}
 	}
 	acceptedSection(d, cs)
-	timingSection(d, r, noisy, in.History, in.Details)
+	changedSection(d, r, noisy, in.History, in.Details)
 	whereSection(d, r, in.Details)
 	exactSection(d, r, exact, in.History, in.Details)
+	listSection(d, r, in.Details)
+
+	d.add(detailsOpen(measuredSummary(in)))
+	d.add(summaryText(in) + "\n\n")
+	for _, s := range []string{methodSentence(r, false), aaSentence(r, false), gateSentence(r, false), countedSentence(r, candidateElapsed(in))} {
+		if s != "" {
+			d.add(s + "\n\n")
+		}
+	}
+	for _, s := range countNotes(nil, r.Unseen, r.Serial, r.Clock, true) {
+		d.add(s + "\n\n")
+	}
+	d.add(notesText(in))
+	if s := identicalSentence(r); s != "" {
+		d.add(s + "\n\n")
+	}
+	if len(exact) > 0 {
+		d.add(exactIntro + "\n\n")
+	}
+	if ws := located(r, true); len(ws) > 0 {
+		d.add("Where the counted changes went: " + lowerFirst(whereIntro) + boundNote(ws) + "\n\n")
+	}
+	spreadSection(d, r, in.Details)
+	d.add(detailsClose)
+
+	unsureSection(d, r, noisy, in.Details)
 	environmentSection(d, r)
-	if ch := changeChart(cs); ch != "" {
+	chartsSection(d, r, cs, in)
+	allSection(d, r, in.Details)
+	d.add(footer(in.Details))
+	return d
+}
+
+// measuredSummary labels the folded method: how many notes it holds,
+// since a note may say something the reviewer should know.
+func measuredSummary(in Input) string {
+	n := len(in.Notes) + len(in.MarkdownNotes)
+	if n == 0 {
+		return "How this was measured"
+	}
+	return "How this was measured, and " + human.Plural(n, "note", "notes")
+}
+
+// chartsSection folds the chart of the largest timing changes and the
+// trend charts into one block.
+func chartsSection(d *document, r *compare.Result, cs []compare.Comparison, in Input) {
+	ch := changeChart(cs)
+	trends := &document{}
+	trendSection(trends, r, in.History, in.Candidate)
+	if ch == "" && len(trends.parts) == 0 {
+		return
+	}
+	d.add(detailsOpen("Charts"))
+	if ch != "" {
 		d.add("#### Largest timing changes\n\nThe size of each change in percent, its direction in the label (+ slower, - faster); " +
 			"red: regression, green: improvement, grey: neither (inconclusive or within the threshold).\n\n" + ch + "\n")
 	}
-	trendSection(d, r, in.History, in.Candidate)
-	allSection(d, r, in.Details)
-	spreadSection(d, r, in.Details)
-	listSection(d, r, in.Details)
-	d.add(detailsOpen("Full environment") + envTable(r.BaselineEnv, r.CandidateEnv, fullFields, true) + detailsClose)
-	d.add(footer(in.Details))
-	return d
+	d.parts = append(d.parts, trends.parts...)
+	d.add(detailsClose)
 }
 
 // identicalSentence says which benchmarks were not measured because their
@@ -249,54 +279,71 @@ func growth(threshold float64) string {
 	return "growth beyond +" + human.Percent(threshold)
 }
 
-// timingSection is "What changed": significant changes of noisy metrics,
-// then the inconclusive ones with what the run could have seen.
-func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, h []baseline.Entry, details string) {
-	d.add("#### What changed\n\n")
-	if len(noisy) == 0 {
-		d.add("No timings or counts were compared.\n\n")
-		return
-	}
-	var changed, unsure []compare.Comparison
+// changedSection is "What changed": the timings and counts that changed
+// significantly beyond the threshold. Nothing is written when none did:
+// the verdict sentence says so.
+func changedSection(d *document, r *compare.Result, noisy []compare.Comparison, h []baseline.Entry, details string) {
+	var changed []compare.Comparison
 	normalized := false
 	for _, c := range noisy {
-		switch c.Verdict {
-		case compare.Regression, compare.Improvement:
+		if c.Verdict == compare.Regression || c.Verdict == compare.Improvement {
 			changed = append(changed, c)
 			normalized = normalized || c.Normalized
-		case compare.Inconclusive:
-			unsure = append(unsure, c)
 		}
 	}
 	if len(changed) == 0 {
-		d.add(fmt.Sprintf("No %s changed significantly beyond ±%s.%s\n\n", speedWord(r), human.Percent(r.Options.Threshold), largestChange(noisy)))
-	} else {
-		t := &table{
-			head: fmt.Sprintf("| Benchmark | Metric | Baseline | Candidate | Change [%s CI] | p (adj.) | Verdict | %s |\n|:--|:--|--:|--:|--:|--:|:--|:--|\n", human.Percent(r.Options.Confidence), pick(r.Clock == nil, "Against the history", "Seen by")),
-			more: moreRows(details),
-			tail: "\n",
-			fold: foldRows, foldSummary: func(n int) string { return human.Plural(n, "more timing change", "more timing changes") },
-		}
-		for _, c := range changed {
-			t.rows = append(t.rows, row{
-				text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
-					FormatValue(c.Baseline.Median, c.Unit), FormatValue(c.Candidate.Median, c.Unit),
-					change(c), pValue(c), comparisonLabel(r, c), lastCell(r, h, c)),
-				tier: verdictTier(c.Verdict), mag: magnitude(c),
-			})
-		}
-		d.addTable(t)
-		if normalized && r.Shift != nil {
-			d.add(fmt.Sprintf("<sub>Changes are relative to the machine's speed shift of %s (see Environment); baseline and candidate are the medians as measured.</sub>\n\n", factor(r.Shift.Estimate)))
+		return
+	}
+	t := &table{
+		head: fmt.Sprintf("#### What changed\n\n| Benchmark | Metric | Baseline | Candidate | Change [%s CI] | p (adj.) | Verdict | %s |\n|:--|:--|--:|--:|--:|--:|:--|:--|\n", human.Percent(r.Options.Confidence), pick(r.Clock == nil, "Against the history", "Seen by")),
+		more: moreRows(details),
+		tail: "\n",
+		fold: foldRows, foldSummary: func(n int) string { return human.Plural(n, "more timing change", "more timing changes") },
+	}
+	for _, c := range changed {
+		t.rows = append(t.rows, row{
+			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
+				FormatValue(c.Baseline.Median, c.Unit), FormatValue(c.Candidate.Median, c.Unit),
+				change(c), pValue(c), comparisonLabel(r, c), lastCell(r, h, c)),
+			tier: verdictTier(c.Verdict), mag: magnitude(c),
+		})
+	}
+	d.addTable(t)
+	if normalized && r.Shift != nil {
+		d.add(fmt.Sprintf("<sub>Changes are relative to the machine's speed shift of %s (see Environment); baseline and candidate are the medians as measured.</sub>\n\n", factor(r.Shift.Estimate)))
+	}
+}
+
+// unsureSection is the folded list of the inconclusive timings and
+// counts, with what the run could have seen; when no timing or count
+// changed, it also says how close the largest timing came.
+func unsureSection(d *document, r *compare.Result, noisy []compare.Comparison, details string) {
+	if len(noisy) == 0 {
+		d.add(detailsOpen("No timings or counts were compared") + "Only sizes and allocations were compared." + detailsClose)
+		return
+	}
+	var unsure []compare.Comparison
+	changed := false
+	for _, c := range noisy {
+		switch c.Verdict {
+		case compare.Inconclusive:
+			unsure = append(unsure, c)
+		case compare.Regression, compare.Improvement:
+			changed = true
 		}
 	}
 	if len(unsure) == 0 {
 		return
 	}
-	d.add(fmt.Sprintf("**%s** — neither a change beyond ±%s nor clearly within it. "+
+	closest := ""
+	if !changed {
+		closest = largestChange(noisy)
+	}
+	d.add(detailsOpen(fmt.Sprintf("%s (could detect %s, median)", human.Count(len(unsure))+" inconclusive", mdeText(medianMDE(unsure)))))
+	d.add(fmt.Sprintf("Neither a change beyond ±%s nor clearly within it. "+
 		"*Could detect* is the smallest change this comparison would flag with %s probability; "+
-		"*Samples to resolve* is how many samples a side would tell a ±%s change apart.\n\n",
-		human.Count(len(unsure))+" inconclusive", human.Percent(r.Options.Threshold), human.Percent(r.Options.Power), human.Percent(r.Options.Threshold)))
+		"*Samples to resolve* is how many samples a side would tell a ±%s change apart.%s\n\n",
+		human.Percent(r.Options.Threshold), human.Percent(r.Options.Power), human.Percent(r.Options.Threshold), closest))
 	t := &table{
 		head: "| Benchmark | Metric | Change [CI] | p (adj.) | Could detect | Samples to resolve | Why |\n|:--|:--|--:|--:|--:|--:|:--|\n",
 		more: moreRows(details),
@@ -311,6 +358,22 @@ func timingSection(d *document, r *compare.Result, noisy []compare.Comparison, h
 		})
 	}
 	d.addTable(t)
+	d.add(detailsClose)
+}
+
+// medianMDE is the median detectable change of cs (+Inf counts as the
+// largest).
+func medianMDE(cs []compare.Comparison) float64 {
+	v := make([]float64, 0, len(cs))
+	for _, c := range cs {
+		if !math.IsNaN(c.MDE) {
+			v = append(v, c.MDE)
+		}
+	}
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	return medianOf(v)
 }
 
 // largestChange names the largest measured change of a timing, so that
@@ -393,19 +456,20 @@ func acceptedSection(d *document, cs []compare.Comparison) {
 	d.addTable(t)
 }
 
-// exactSection lists the exact metrics that changed and how many did not.
+// exactIntro says once how sizes and allocations are compared.
+const exactIntro = "Encoded size (B/msg) is deterministic for a given code and input, and so are allocations (allocs/op, B/op) where every sample of each side agreed " +
+	"and the value did not depend on the batch size (both sides measured a batch size in common, or each agreed across different ones): " +
+	"any difference is real, and machine noise can neither cause nor hide one. Allocations that varied between samples, or that could be a per-operation average " +
+	"moving with the batch size (fixed costs amortised over more or fewer operations), are tested like timings against the threshold."
+
+// exactSection lists the exact metrics that changed, in sight, and how
+// many did not; when none changed, only a folded line says so.
 func exactSection(d *document, r *compare.Result, exact []compare.Comparison, h []baseline.Entry, details string) {
-	d.add("#### Size and allocations (exact)\n\n")
 	if len(exact) == 0 {
-		d.add("No exact metrics were compared.\n\n")
 		return
 	}
-	d.add("Encoded size (B/msg) is deterministic for a given code and input, and so are allocations (allocs/op, B/op) where every sample of each side agreed " +
-		"and the value did not depend on the batch size (both sides measured a batch size in common, or each agreed across different ones): " +
-		"any difference is real, and machine noise can neither cause nor hide one. Allocations that varied between samples, or that could be a per-operation average " +
-		"moving with the batch size (fixed costs amortised over more or fewer operations), are tested like timings, above, against the threshold.\n\n")
 	t := &table{
-		head: "| Benchmark | Metric | Baseline | Candidate | Change | Verdict | Against the history |\n|:--|:--|--:|--:|--:|:--|:--|\n",
+		head: "#### Size and allocations (exact)\n\n| Benchmark | Metric | Baseline | Candidate | Change | Verdict | Against the history |\n|:--|:--|--:|--:|--:|:--|:--|\n",
 		more: moreRows(details),
 		tail: "\n",
 		fold: foldRows, foldSummary: func(n int) string { return human.Plural(n, "more change", "more changes") + " of size and allocations" },
@@ -431,15 +495,14 @@ func exactSection(d *document, r *compare.Result, exact []compare.Comparison, h 
 			tier: tier, mag: magnitude(c),
 		})
 	}
-	if len(t.rows) > 0 {
-		d.addTable(t)
+	if same == len(exact) {
+		d.add(detailsOpen("Size and allocations: all "+human.Plural(same, "exact comparison", "exact comparisons")+" identical") + exactIntro + detailsClose)
+		return
 	}
-	switch {
-	case same == len(exact):
-		d.add(fmt.Sprintf("All %s identical.\n\n", human.Plural(same, "exact comparison is", "exact comparisons are")))
-	case same == 0:
+	d.addTable(t)
+	if same == 0 {
 		d.add(fmt.Sprintf("None of the %s identical.\n\n", human.Plural(len(exact), "exact comparison is", "exact comparisons is")))
-	default:
+	} else {
 		d.add(fmt.Sprintf("%s of %s exact comparisons are identical.\n\n", human.Count(same), human.Count(len(exact))))
 	}
 }
@@ -455,16 +518,22 @@ func exactChange(c compare.Comparison) string {
 	return change(c) + " (" + sign + FormatValue(diff, c.Unit) + ")"
 }
 
-// environmentSection shows the two environments and what was done about
-// their difference.
+// environmentSection folds the two environments and what was done
+// about their difference, the full environment nested inside.
 func environmentSection(d *document, r *compare.Result) {
 	var b strings.Builder
-	b.WriteString("#### Environment\n\n")
+	summary := "Environment"
+	if len(r.MachineDiffers) > 0 {
+		summary += ": the machines differ"
+	}
+	b.WriteString(detailsOpen(summary))
 	b.WriteString(envTable(r.BaselineEnv, r.CandidateEnv, keyFields, false))
 	b.WriteString("\n" + shiftSentence(r, false))
 	if s := otherSentence(r.OtherDiffers, false); s != "" {
 		b.WriteString(" " + s)
 	}
 	b.WriteString("\n\n")
+	b.WriteString(detailsOpen("Full environment") + envTable(r.BaselineEnv, r.CandidateEnv, fullFields, true) + detailsClose)
+	b.WriteString(detailsClose)
 	d.add(b.String())
 }

@@ -88,7 +88,7 @@ func whereSection(d *document, r *compare.Result, details string) {
 		return
 	}
 	t := &table{
-		head: "#### Where the counted changes went\n\n" + whereIntro + boundNote(ws) + "\n\n",
+		head: "#### Where the counted changes went\n\n",
 		more: func(cut int) string {
 			s := "_… where " + human.Plural(cut, "more counted change", "more counted changes") + " went is not shown; see the text or JSON report"
 			if details != "" {
