@@ -120,7 +120,7 @@ func jsonDocument(r *compare.Result, failOn compare.FailOn) jsonDoc {
 		Options: jsonOptions{
 			Threshold: r.Options.Threshold, SizeThreshold: r.Options.SizeThreshold, AllocThreshold: r.Options.AllocThreshold,
 			Alpha: r.Options.Alpha, Correction: string(r.Options.Correction), Confidence: r.Options.Confidence,
-			Power: r.Options.Power, Normalize: string(r.Options.Normalize),
+			Power: r.Options.Power, Normalize: string(r.Options.Normalize), CountedUnit: r.Options.CountedUnit,
 		},
 		BaselineEnv: r.BaselineEnv, CandidateEnv: r.CandidateEnv,
 		MachineDiffers: diffs(r.MachineDiffers), OtherDiffers: diffs(r.OtherDiffers),
@@ -221,8 +221,12 @@ func notEnforcedReason(r *compare.Result, c compare.Comparison) string {
 	case c.NotEnforced != "":
 		return c.NotEnforced
 	}
-	return "not enforced: the A/A check found the machine too noisy for timings"
+	return aaNotEnforced
 }
+
+// aaNotEnforced is why a timing is not enforced when the A/A check found
+// the machine too noisy: the result's reason, not the comparison's own.
+const aaNotEnforced = "not enforced: the A/A check found the machine too noisy for timings"
 
 // dfNum is a test's degrees of freedom, null when it has none.
 func dfNum(df float64) num {
@@ -403,6 +407,9 @@ type jsonOptions struct {
 	Confidence     float64 `json:"confidence"`
 	Power          float64 `json:"power"`
 	Normalize      string  `json:"normalize"`
+	// CountedUnit is the count that gates speed (instructions/op or
+	// est-cycles/op); "" when the run was timed.
+	CountedUnit string `json:"counted_unit,omitempty"`
 }
 
 type jsonDiff struct {
