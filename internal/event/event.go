@@ -23,6 +23,9 @@ type Event struct {
 	SHA string
 	// PR is set for pull_request and pull_request_target events.
 	PR *PullRequest
+	// Run is set for workflow_run events: the run that completed, whose
+	// results a comment mode posts.
+	Run *WorkflowRun
 	// Action is the payload's action (opened, synchronize, labeled, …);
 	// Sender the login of the account that caused the event; Label the
 	// name of the label a labeled or unlabeled event added or removed.
@@ -46,6 +49,23 @@ type PullRequest struct {
 	Author string
 	Body   string
 	Labels []string
+}
+
+// WorkflowRun is the run a workflow_run event is about: GitHub's own
+// account of it, which the run's code cannot change.
+type WorkflowRun struct {
+	ID int64
+	// Event is what triggered the run (pull_request for the first half of
+	// a fork's check), Conclusion how it ended (success, failure, …) and
+	// URL its page.
+	Event, Conclusion, URL string
+	// HeadSHA is the commit the run measured, HeadBranch its branch and
+	// HeadRepo the owner/name of the repository that branch is in (a
+	// fork's for a pull request from a fork).
+	HeadSHA, HeadBranch, HeadRepo string
+	// PullRequests are the pull requests GitHub lists for the run: none
+	// for a run of a pull request from a fork.
+	PullRequests []int
 }
 
 // IsPullRequest reports whether the run was triggered by a pull request.
@@ -96,6 +116,20 @@ type payload struct {
 		FullName      string `json:"full_name"`
 		DefaultBranch string `json:"default_branch"`
 	} `json:"repository"`
+	WorkflowRun *struct {
+		ID             int64  `json:"id"`
+		Event          string `json:"event"`
+		Conclusion     string `json:"conclusion"`
+		HTMLURL        string `json:"html_url"`
+		HeadSHA        string `json:"head_sha"`
+		HeadBranch     string `json:"head_branch"`
+		HeadRepository *struct {
+			FullName string `json:"full_name"`
+		} `json:"head_repository"`
+		PullRequests []struct {
+			Number int `json:"number"`
+		} `json:"pull_requests"`
+	} `json:"workflow_run"`
 }
 
 // Read builds the Event from the runner's environment: GITHUB_EVENT_NAME,
@@ -145,6 +179,15 @@ func (e *Event) parse(path string, data []byte) error {
 		e.SHA = p.After
 	}
 	e.Action, e.Sender, e.Label = p.Action, p.Sender.Login, p.Label.Name
+	if w := p.WorkflowRun; w != nil && e.Name == "workflow_run" {
+		e.Run = &WorkflowRun{ID: w.ID, Event: w.Event, Conclusion: w.Conclusion, URL: w.HTMLURL, HeadSHA: w.HeadSHA, HeadBranch: w.HeadBranch}
+		if w.HeadRepository != nil {
+			e.Run.HeadRepo = w.HeadRepository.FullName
+		}
+		for _, pr := range w.PullRequests {
+			e.Run.PullRequests = append(e.Run.PullRequests, pr.Number)
+		}
+	}
 	if pr := p.PullRequest; pr != nil && strings.HasPrefix(e.Name, "pull_request") {
 		number := pr.Number
 		if number == 0 {

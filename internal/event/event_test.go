@@ -115,3 +115,25 @@ func TestReadRefusesBadPayloads(t *testing.T) {
 		}
 	}
 }
+
+// TestReadWorkflowRun: a workflow_run event of a fork's pull request run
+// gives the run as GitHub tells it (its head repository, branch and
+// commit, its conclusion) and no pull request, since GitHub lists none.
+func TestReadWorkflowRun(t *testing.T) {
+	e, err := Read(env(map[string]string{
+		"GITHUB_EVENT_NAME": "workflow_run", "GITHUB_EVENT_PATH": "testdata/workflow_run_fork.json", "GITHUB_REPOSITORY": "octo-org/codecs",
+		"GITHUB_REF": "refs/heads/main", "GITHUB_SHA": "3333333333333333333333333333333333333333",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := WorkflowRun{ID: 9876543210, Event: "pull_request", Conclusion: "failure", URL: "https://github.com/octo-org/codecs/actions/runs/9876543210",
+		HeadSHA: "2222222222222222222222222222222222222222", HeadBranch: "fix-varint", HeadRepo: "forker/codecs"}
+	if e.Run == nil || e.Run.ID != want.ID || e.Run.Event != want.Event || e.Run.Conclusion != want.Conclusion || e.Run.URL != want.URL ||
+		e.Run.HeadSHA != want.HeadSHA || e.Run.HeadBranch != want.HeadBranch || e.Run.HeadRepo != want.HeadRepo || len(e.Run.PullRequests) != 0 {
+		t.Errorf("run %+v, want %+v", e.Run, want)
+	}
+	if e.IsPullRequest() || e.IsPushToDefault() {
+		t.Error("a workflow_run event is neither a pull request nor a push")
+	}
+}

@@ -17,6 +17,10 @@ type PullRequest struct {
 	Labels  []string
 	BaseRef string // default DefaultBranch
 	HeadSHA string
+	// HeadRepo is the owner/name of the repository its head branch is
+	// in (default: the base repository; another is a fork) and HeadRef
+	// that branch (default feature-<number>).
+	HeadRepo, HeadRef string
 	// MergeCommitSHA, with Merged, is the commit its merge made.
 	MergeCommitSHA string
 	Merged         bool
@@ -35,6 +39,7 @@ type PullCommit struct {
 const (
 	docListPullCommits   = "https://docs.github.com/rest/pulls/pulls#list-commits-on-a-pull-request"
 	docListCommitPulls   = "https://docs.github.com/rest/commits/commits#list-pull-requests-associated-with-a-commit"
+	docListPulls         = "https://docs.github.com/rest/pulls/pulls#list-pull-requests"
 	pullsForbiddenMsg    = "Resource not accessible by integration"
 	maxPullCommitsListed = 250
 )
@@ -53,7 +58,53 @@ func (s *Server) AddPullRequest(owner, repo string, pr PullRequest) {
 	if s.pulls[key] == nil {
 		s.pulls[key] = map[int]PullRequest{}
 	}
+	if pr.HeadRepo == "" {
+		pr.HeadRepo = key
+	}
+	if pr.HeadRef == "" {
+		pr.HeadRef = "feature-" + strconv.Itoa(pr.Number)
+	}
 	s.pulls[key][pr.Number] = pr
+}
+
+// listPulls serves GET /repos/{owner}/{repo}/pulls: the pull requests in
+// the state asked for (open by default; closed, all), those of head
+// "user:ref-name" only when head is given (a head without the user is
+// ignored, as GitHub does), newest first, paginated.
+func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
+	if !canReadPulls(w, r, docListPulls) {
+		return
+	}
+	owner, repo, q := r.PathValue("owner"), r.PathValue("repo"), r.URL.Query()
+	state := q.Get("state")
+	if state == "" {
+		state = "open"
+	}
+	if state != "open" && state != "closed" && state != "all" {
+		writeError(w, http.StatusUnprocessableEntity, "Validation Failed", docListPulls,
+			[]validationError{{Resource: "Issue", Field: "state", Code: "invalid"}})
+		return
+	}
+	headUser, headRef, byHead := strings.Cut(q.Get("head"), ":")
+	s.mu.Lock()
+	var found []PullRequest
+	for n := s.maxPull(owner, repo); n >= 1; n-- {
+		pr, ok := s.pulls[owner+"/"+repo][n]
+		switch {
+		case !ok, state == "open" && pr.Merged, state == "closed" && !pr.Merged:
+			continue
+		case byHead && (pr.HeadRef != headRef || !strings.EqualFold(strings.SplitN(pr.HeadRepo, "/", 2)[0], headUser)):
+			continue
+		}
+		found = append(found, pr)
+	}
+	s.mu.Unlock()
+	lo, hi := s.paginate(w, r, len(found))
+	out := []any{}
+	for _, pr := range found[lo:hi] {
+		out = append(out, s.pullJSON(owner, repo, pr))
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // canReadPulls answers 403 as GitHub does for a token without
@@ -214,9 +265,10 @@ func (s *Server) pullJSON(owner, repo string, pr PullRequest) map[string]any {
 	if pr.Body != "" {
 		body = pr.Body
 	}
-	ref := func(r, sha string) map[string]any {
-		return map[string]any{"label": owner + ":" + r, "ref": r, "sha": sha, "user": s.loginJSON(owner),
-			"repo": map[string]any{"name": repo, "full_name": owner + "/" + repo, "fork": false}}
+	ref := func(full, r, sha string) map[string]any {
+		o, name, _ := strings.Cut(full, "/")
+		return map[string]any{"label": o + ":" + r, "ref": r, "sha": sha, "user": s.loginJSON(o),
+			"repo": map[string]any{"name": name, "full_name": full, "fork": full != owner+"/"+repo}}
 	}
 	return map[string]any{
 		"url": api + "/pulls/" + strconv.Itoa(pr.Number), "id": 2100000000 + pr.Number, "node_id": fmt.Sprintf("PR_fake%d", pr.Number),
@@ -225,7 +277,7 @@ func (s *Server) pullJSON(owner, repo string, pr PullRequest) map[string]any {
 		"user": s.loginJSON(pr.Author), "body": body, "labels": labels,
 		"created_at": "2026-11-30T12:00:00Z", "updated_at": "2026-12-01T12:00:00Z",
 		"closed_at": merged, "merged_at": merged, "merge_commit_sha": mergeSHA,
-		"draft": false, "head": ref("feature-"+strconv.Itoa(pr.Number), pr.HeadSHA), "base": ref(pr.BaseRef, ""),
+		"draft": false, "head": ref(pr.HeadRepo, pr.HeadRef, pr.HeadSHA), "base": ref(owner+"/"+repo, pr.BaseRef, ""),
 		"author_association": "CONTRIBUTOR",
 	}
 }

@@ -118,6 +118,7 @@ func newServer() *Server {
 	s.mux.HandleFunc("PUT /repos/{owner}/{repo}/contents/{path...}", s.putContents)
 	s.mux.HandleFunc("GET /repos/{owner}/{repo}/git/blobs/{sha}", s.getBlob)
 	s.mux.HandleFunc("GET /raw/{owner}/{repo}/{ref}/{path...}", s.getRaw)
+	s.mux.HandleFunc("GET /repos/{owner}/{repo}/pulls", s.listPulls)
 	s.mux.HandleFunc("GET /repos/{owner}/{repo}/pulls/{number}/commits", s.listPullCommits)
 	s.mux.HandleFunc("GET /repos/{owner}/{repo}/commits/{sha}/pulls", s.listCommitPulls)
 	s.mux.HandleFunc("GET /repos/{owner}/{repo}/releases/latest", s.latestRelease)

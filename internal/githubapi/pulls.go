@@ -60,6 +60,52 @@ type PullRequest struct {
 	BaseRef        string
 	Merged         bool
 	MergeCommitSHA string
+	// HeadRepo is the owner/name of the repository its head branch is in
+	// (a fork's for a pull request from a fork), HeadRef that branch and
+	// HeadSHA the commit it points at.
+	HeadRepo, HeadRef, HeadSHA string
+}
+
+// pullRequest is pr as this package gives it.
+func pullRequest(pr *github.PullRequest) PullRequest {
+	p := PullRequest{
+		Number: pr.GetNumber(), Author: pr.GetUser().GetLogin(), Body: pr.GetBody(),
+		BaseRef: pr.GetBase().GetRef(), Merged: pr.MergedAt != nil, MergeCommitSHA: pr.GetMergeCommitSHA(),
+		HeadRepo: pr.GetHead().GetRepo().GetFullName(), HeadRef: pr.GetHead().GetRef(), HeadSHA: pr.GetHead().GetSHA(),
+	}
+	for _, l := range pr.Labels {
+		p.Labels = append(p.Labels, l.GetName())
+	}
+	return p
+}
+
+// maxHeadPulls bounds the open pull requests of one head branch read: a
+// branch has at most one open pull request per base branch.
+const maxHeadPulls = 100
+
+// OpenPullRequests lists the open pull requests of repository owner/repo
+// whose head is branch ref of headOwner's repository (GET
+// /repos/{owner}/{repo}/pulls?state=open&head=headOwner:ref): how the
+// pull request of a fork's workflow run is found, since the run's
+// workflow_run event lists none. Needs `pull-requests: read`.
+func (c *Client) OpenPullRequests(ctx context.Context, owner, repo, headOwner, ref string) ([]PullRequest, error) {
+	ctx, cancel := c.budget(ctx)
+	defer cancel()
+	var out []PullRequest
+	opts := &github.PullRequestListOptions{State: "open", Head: headOwner + ":" + ref, ListOptions: github.ListOptions{PerPage: 100}}
+	for {
+		page, resp, err := c.gh.PullRequests.List(ctx, owner, repo, opts)
+		if err != nil {
+			return nil, c.fail(ctx, fmt.Sprintf("list the open pull requests of %s:%s in %s/%s", headOwner, ref, owner, repo), "", err)
+		}
+		for _, pr := range page {
+			out = append(out, pullRequest(pr))
+		}
+		if resp.NextPage == 0 || len(out) >= maxHeadPulls {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
 }
 
 // CommitPullRequests lists the pull requests of commit sha (GET
@@ -78,14 +124,7 @@ func (c *Client) CommitPullRequests(ctx context.Context, owner, repo, sha string
 			return nil, c.fail(ctx, fmt.Sprintf("list the pull requests of commit %s in %s/%s", sha, owner, repo), "", err)
 		}
 		for _, pr := range page {
-			p := PullRequest{
-				Number: pr.GetNumber(), Author: pr.GetUser().GetLogin(), Body: pr.GetBody(),
-				BaseRef: pr.GetBase().GetRef(), Merged: pr.MergedAt != nil, MergeCommitSHA: pr.GetMergeCommitSHA(),
-			}
-			for _, l := range pr.Labels {
-				p.Labels = append(p.Labels, l.GetName())
-			}
-			out = append(out, p)
+			out = append(out, pullRequest(pr))
 		}
 		if resp.NextPage == 0 {
 			return out, nil

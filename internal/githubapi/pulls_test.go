@@ -119,3 +119,26 @@ func TestPullRequestRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenPullRequests: a fork's head branch finds its open pull request,
+// with the head's repository, branch and commit; another fork's branch of
+// the same name, a merged pull request and another branch are not listed.
+func TestOpenPullRequests(t *testing.T) {
+	c, srv, _ := setup(t)
+	head := strings.Repeat("a", 40)
+	srv.AddPullRequest("o", "r", fakegithub.PullRequest{Number: 5, Author: "forker", HeadRepo: "forker/r", HeadRef: "fix", HeadSHA: head})
+	srv.AddPullRequest("o", "r", fakegithub.PullRequest{Number: 6, Author: "other", HeadRepo: "other/r", HeadRef: "fix", HeadSHA: strings.Repeat("b", 40)})
+	srv.AddPullRequest("o", "r", fakegithub.PullRequest{Number: 4, Author: "forker", HeadRepo: "forker/r", HeadRef: "fix", Merged: true, MergeCommitSHA: strings.Repeat("c", 40)})
+	srv.AddPullRequest("o", "r", fakegithub.PullRequest{Number: 7, Author: "forker", HeadRepo: "forker/r", HeadRef: "other-branch"})
+	got, err := c.OpenPullRequests(context.Background(), "o", "r", "forker", "fix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Number != 5 || got[0].HeadRepo != "forker/r" || got[0].HeadRef != "fix" || got[0].HeadSHA != head {
+		t.Fatalf("got %+v, want #5 of forker/r:fix at %s", got, head)
+	}
+	srv.AddToken(testToken, fakegithub.Identity{Login: "github-actions[bot]", Type: "Bot", NoPullRequests: true})
+	if _, err := c.OpenPullRequests(context.Background(), "o", "r", "forker", "fix"); !errors.Is(err, ErrForbidden) {
+		t.Errorf("without pull-requests: read: err = %v, want ErrForbidden", err)
+	}
+}
