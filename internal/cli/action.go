@@ -99,6 +99,8 @@ func cmdAction(ctx context.Context, e *env) error {
 		return a.check(ctx)
 	case "update":
 		return a.update(ctx)
+	case "comment":
+		return a.comment(ctx)
 	default:
 		return a.run(ctx)
 	}
@@ -274,11 +276,14 @@ func (a *actionRun) runURL() string {
 	return server + "/" + repo + "/actions/runs/" + id
 }
 
+// suite names the sticky comment's suite.
+func (a *actionRun) suite() string { return a.src.Suite() + a.cfg.BenchmarkFile }
+
 // delivery is the action's delivery.
 func (a *actionRun) delivery() deliver.GitHub {
 	return deliver.GitHub{
 		GHA: a.gha, Event: a.ev, API: a.api, OutDir: a.outDir, Comment: a.cfg.Comment,
-		Marker:  commentMarker(a.src.Suite() + a.cfg.BenchmarkFile),
+		Marker:  commentMarker(a.suite()), Suite: a.suite(),
 		Summary: a.e.getenv("GITHUB_STEP_SUMMARY") != "", Outputs: a.e.getenv("GITHUB_OUTPUT") != "",
 		Log: a.e.stdout,
 	}

@@ -88,6 +88,7 @@ var commands = map[config.Command]func(context.Context, *env, []string) error{
 	config.AB:      cmdAB,
 	config.Worker:  cmdWorker,
 	config.Action:  cmdActionArgs,
+	config.Comment: cmdComment,
 }
 
 // Run runs wirebench with args and returns the exit status. It never

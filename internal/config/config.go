@@ -29,10 +29,12 @@ const (
 	AB      Command = "ab"
 	Worker  Command = "worker"
 	Action  Command = "action"
+	// Comment is mode comment from a workflow step's shell.
+	Comment Command = "comment"
 )
 
 // Commands lists the commands people run, in the order help shows them.
-var Commands = []Command{Run, Compare, Check, Update, Merge, AB}
+var Commands = []Command{Run, Compare, Check, Update, Merge, AB, Comment}
 
 // Default output locations, relative to the working directory.
 const (
@@ -129,6 +131,10 @@ type Config struct {
 	CreepLimit  float64
 	CreepSince  string
 	FailOnCreep bool
+
+	// ArtifactPath is, in mode comment, the directory of the downloaded
+	// relay of a fork's pull request run.
+	ArtifactPath string
 
 	// Merging the shards of a matrix.
 	MergePath    string

@@ -193,6 +193,11 @@ var settings = []setting{
 		help:  "on update, fail (exit 1) when a count's creep upward beyond creep-limit shows for the first time; the baseline is stored all the same",
 		value: func(c *Config) flag.Value { return boolValue{&c.FailOnCreep} }},
 
+	// Commenting for a fork's pull request.
+	{name: "artifact-path", cmds: []Command{Action, Comment}, def: OutDir,
+		help:  "mode comment: the directory holding the pull request run's downloaded artifact (its relay.json)",
+		value: func(c *Config) flag.Value { return stringValue{&c.ArtifactPath} }},
+
 	// Merging.
 	{name: "merge-path", cmds: []Command{Action},
 		help:  "mode merge: the directory holding the shards' results (the downloaded artifacts)",
@@ -226,17 +231,17 @@ var settings = []setting{
 
 	// The action.
 	{name: "mode", cmds: []Command{Action}, def: "auto",
-		help: "auto (pull_request: check; push to the default branch: update; other events: run), check, update, run, compare (benchmark-file against the baseline) or merge (a matrix's shards, then what auto would do)",
+		help: "auto (pull_request: check; push to the default branch: update; other events: run), check, update, run, compare (benchmark-file against the baseline), merge (a matrix's shards, then what auto would do) or comment (in a workflow_run job: post the comment of a fork's pull request run from the relay it uploaded)",
 		value: func(c *Config) flag.Value {
-			return enum{&c.Mode, []string{"auto", "check", "update", "run", "compare", "merge"}}
+			return enum{&c.Mode, []string{"auto", "check", "update", "run", "compare", "merge", "comment"}}
 		}},
 	{name: "github-token", cmds: []Command{Action},
 		help:  "token for the GitHub API: reads the baseline, comments, writes the baseline; never printed",
 		value: func(c *Config) flag.Value { return stringValue{&c.Token} }},
-	{name: "comment", cmds: []Command{Action}, def: "always",
+	{name: "comment", cmds: []Command{Action, Comment}, def: "always",
 		help:  "the sticky pull-request comment: always, on-change (only when something changed, or to refresh an existing comment) or never",
 		value: func(c *Config) flag.Value { return enum{&c.Comment, []string{"always", "on-change", "never"}} }},
-	{name: "comment-author", cmds: []Command{Action},
+	{name: "comment-author", cmds: []Command{Action, Comment},
 		help:  "login of the account the sticky comment is written as, whose comments alone are edited (empty: learned from the token; a GitHub App's token: <app-slug>[bot])",
 		value: func(c *Config) flag.Value { return stringValue{&c.CommentAuthor} }},
 	{name: "accept-label", cmds: []Command{Action}, def: accept.DefaultLabel,

@@ -30,6 +30,8 @@ var commandAbout = map[Command]about{
 		"Merges the results of the shards of a job matrix (files, or directories of *.json) and, when a baseline exists, compares and reports like check."},
 	AB: {"--base DIR [--head DIR]", "build two source trees and compare them on this machine, pair by pair",
 		"Builds both trees (with --bench a test binary per package of your module; without, the embedded suite's command, ./cmd/wirebench) and compares them on this machine. Counted (--metric instructions or cycles; auto where Valgrind is installed), each build's benchmarks are counted in processes of their own, and what is flagged is counted again in fresh ones; timed (--metric time), both run alternating in short blocks and are compared pair by pair, with an A/A check and a confirmation of what it flags (see docs/counted.md, docs/ab-mode.md, docs/your-benchmarks.md). A head that does not build or run fails with a report."},
+	Comment: {"", "in a workflow_run job, post a fork's pull request comment from its run's relay",
+		"The trusted half of a check of a pull request from a fork (docs/action.md, \"Fork pull requests\"): reads the relay.json the pull request's run uploaded (--artifact-path), finds the pull request by the run's head as the workflow_run event (GITHUB_EVENT_PATH) tells it, refuses a relay that names another pull request or commit, and posts the sticky comment, rendered here from the relay's numbers, with GITHUB_TOKEN. It builds and runs nothing of the pull request's."},
 	Worker: {"", "the A/B mode's worker (started by ab, not by people)",
 		"Serves the suite's benchmarks to the A/B orchestrator over stdin and stdout (see internal/worker)."},
 	Action: {"", "run as the GitHub Action (reads INPUT_* like flags)",

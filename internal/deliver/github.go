@@ -1,11 +1,13 @@
 package deliver
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/sethvargo/go-githubactions"
 
@@ -18,6 +20,7 @@ import (
 	"github.com/wirebench/wirebench/internal/logsafe"
 	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/plot"
+	"github.com/wirebench/wirebench/internal/relay"
 	"github.com/wirebench/wirebench/internal/report"
 )
 
@@ -36,8 +39,8 @@ type GitHub struct {
 	OutDir string
 	// Comment is the comment input: always, on-change or never.
 	Comment string
-	// Marker identifies this suite's sticky comment.
-	Marker string
+	// Marker identifies this suite's sticky comment, of suite Suite.
+	Marker, Suite string
 	// Summary is set when the runner gives a job summary file.
 	Summary bool
 	// Outputs is set when the runner gives an outputs file.
@@ -94,6 +97,9 @@ func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	if err := writeMarkdown(reportPath, md); err != nil {
 		return err
 	}
+	if err := g.writeRelay(o); err != nil {
+		return err
+	}
 	if g.Summary {
 		g.GHA.AddStepSummary(md)
 	}
@@ -101,6 +107,63 @@ func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	if res := in.Result; res != nil {
 		g.annotate(res, in.FailOn)
 		return report.Text(g.Log, res)
+	}
+	return nil
+}
+
+// writeRelay writes, on a pull request, the relay a workflow_run job
+// comments from when this run's token cannot (a fork's): the comparison
+// as its JSON report, or what could not be measured. Nothing is written
+// when nothing was compared (no baseline yet).
+func (g GitHub) writeRelay(o *pipeline.Outcome) error {
+	if !g.Event.IsPullRequest() {
+		return nil
+	}
+	pr := relay.PullRequest{Number: g.Event.PR.Number, HeadSHA: g.Event.PR.HeadSHA, HeadRepo: g.Event.PR.HeadRepo}
+	switch {
+	case o.Broken != "":
+		cause := o.Cause.Error()
+		if len(cause) > relay.MaxBroken {
+			cause = cause[:relay.MaxBroken]
+		}
+		return relay.Write(g.OutDir, pr, g.Suite, o.Report.Title, nil, &relay.Broken{What: o.Broken, Error: strings.ToValidUTF8(cause, "?")})
+	case o.Report.Result != nil:
+		var b bytes.Buffer
+		if err := report.JSON(&b, o.Report.Result, o.Report.FailOn); err != nil {
+			return err
+		}
+		return relay.Write(g.OutDir, pr, g.Suite, o.Report.Title, b.Bytes(), nil)
+	}
+	return nil
+}
+
+// Relayed posts the sticky comment that the workflow_run job of a fork's
+// pull request renders from its relay, and writes it to the job summary.
+// Unlike a check's comment, a failure to post fails the job: posting is
+// all that job does.
+func (g GitHub) Relayed(ctx context.Context, number int, md string, changed bool) error {
+	if g.Summary {
+		g.GHA.AddStepSummary(md)
+	}
+	if g.Comment == "never" {
+		g.info("wirebench: input comment is never: the comment for #%d is in the job summary only", number)
+		return nil
+	}
+	owner, repo, body := g.Event.Owner, g.Event.Repo, g.Marker+"\n"+md
+	var c githubapi.Comment
+	var err error
+	if g.Comment == "on-change" && !changed {
+		c, err = g.API.UpdateComment(ctx, owner, repo, number, g.Marker, body)
+	} else {
+		c, err = g.API.UpsertComment(ctx, owner, repo, number, g.Marker, body)
+	}
+	switch {
+	case err != nil && errors.Is(err, githubapi.ErrForbidden):
+		return fmt.Errorf("comment on #%d: %w (the workflow_run job needs permissions: pull-requests: write)", number, err)
+	case err != nil:
+		return fmt.Errorf("comment on #%d: %w", number, err)
+	case c.ID != 0:
+		g.info("wirebench: report at %s", c.URL)
 	}
 	return nil
 }
