@@ -50,7 +50,7 @@ func verdictSentence(r *compare.Result, failOn compare.FailOn) string {
 		case unsure > 0:
 			fmt.Fprintf(&b, "Nothing that gated got slower, bigger or allocated more%s; %s inconclusive (below).", withinRule(r), human.Count(unsure))
 		default:
-			b.WriteString("Nothing got slower, bigger or allocated more" + withinRule(r) + ".")
+			b.WriteString("Nothing got slower, bigger or allocated more" + withinRule(r) + gatedBy(r, j) + ".")
 		}
 		b.WriteString(largestChange(r.Comparisons))
 	}
@@ -67,6 +67,35 @@ func withinRule(r *compare.Result) string {
 	s := " beyond ±" + human.Percent(r.Options.Threshold)
 	if c := r.Clock; c != nil && c.Threshold != r.Options.Threshold {
 		s += " (wall time ±" + human.Percent(c.Threshold) + ")"
+	}
+	return s
+}
+
+// gatedBy is ": instructions/op counted under Valgrind, wall time,
+// sizes and allocations exact", the instruments that gated a pass, with
+// "wall time not compared" when counts gated without it: a pass says
+// what saw nothing change.
+func gatedBy(r *compare.Result, j judged) string {
+	var parts []string
+	if j.counts.gated > 0 {
+		unit := r.Options.CountedUnit
+		if unit == "" {
+			unit = results.UnitInstructionsPerOp
+		}
+		parts = append(parts, escapeInline(unit)+" counted under Valgrind")
+	}
+	if j.timings.gated > 0 {
+		parts = append(parts, "wall time")
+	}
+	if j.otherGated > 0 {
+		parts = append(parts, "sizes and allocations")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	s := ": " + strings.Join(parts, ", ")
+	if j.counts.gated > 0 && j.timings.n == 0 {
+		s += "; wall time not compared"
 	}
 	return s
 }
