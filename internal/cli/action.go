@@ -283,7 +283,7 @@ func (a *actionRun) suite() string { return a.src.Suite() + a.cfg.BenchmarkFile 
 func (a *actionRun) delivery() deliver.GitHub {
 	return deliver.GitHub{
 		GHA: a.gha, Event: a.ev, API: a.api, OutDir: a.outDir, Comment: a.cfg.Comment,
-		Marker:  commentMarker(a.suite()), Suite: a.suite(),
+		Marker: commentMarker(a.suite()), Suite: a.suite(),
 		Summary: a.e.getenv("GITHUB_STEP_SUMMARY") != "", Outputs: a.e.getenv("GITHUB_OUTPUT") != "",
 		Log: a.e.stdout,
 	}

@@ -213,7 +213,9 @@ func TestForkWorkflowPair(t *testing.T) {
 			})
 		}, `unknown field "markdown"`},
 		{"a forged verdict", func(t *testing.T) string {
-			return forge(t, func(b []byte) []byte { return bytes.Replace(b, []byte(`"regression": 0,`), []byte(`"regression": 3,`), 1) })
+			return forge(t, func(b []byte) []byte {
+				return bytes.Replace(b, []byte(`"regression": 0,`), []byte(`"regression": 3,`), 1)
+			})
 		}, "inconsistent document: counts"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
