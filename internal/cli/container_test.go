@@ -106,6 +106,7 @@ func TestContainerAction(t *testing.T) {
 		stored      []byte // the baseline the push wrote
 		commentID   int64
 		commentBody string
+		forkRelay   []byte // the relay the fork's run left
 	)
 
 	t.Run("pull request before any baseline passes", func(t *testing.T) {
@@ -273,6 +274,47 @@ func TestContainerAction(t *testing.T) {
 			t.Errorf("a pull request run wrote through the Contents API (%d PUTs)\n%s", n, r.requestLog())
 		}
 		r.wantBaselineReadFromMain(t)
+		forkRelay = []byte(r.wantWorkspaceFile(t, "wirebench-results/relay.json"))
+	})
+
+	t.Run("workflow_run comments for the fork from its relay", func(t *testing.T) {
+		// The trusted half of the fork's check (examples/workflows): the
+		// relay the fork's run left, downloaded into the workspace, and
+		// the workflow_run event GitHub sends when that run completes.
+		if forkRelay == nil {
+			t.Skip("the fork's run left no relay")
+		}
+		fake.AddPullRequest(e2eOwner, e2eRepo, fakegithub.PullRequest{Number: 43, Author: "contributor", HeadRepo: "contributor/codecs",
+			HeadRef: "fast-msgpack", HeadSHA: strings.Repeat("2", 40)})
+		run := func(t *testing.T, relayFile []byte) *e2eRun {
+			return h.run(t, e2eSpec{event: "workflow_run_fork.json", token: token,
+				inputs:    map[string]string{"mode": "comment", "artifact-path": "wirebench-relay"},
+				workspace: map[string][]byte{"wirebench-relay/relay.json": relayFile},
+				edit: func(p map[string]any) {
+					w := p["workflow_run"].(map[string]any)
+					w["head_branch"] = "fast-msgpack"
+					w["head_repository"].(map[string]any)["full_name"] = "contributor/codecs"
+				}})
+		}
+		forged := bytes.Replace(forkRelay, []byte(`"number": 43`), []byte(`"number": 42`), 1)
+		r := run(t, forged)
+		r.wantExit(t, 2)
+		if !strings.Contains(r.stdout, "names pull request #42, but the open pull request of contributor/codecs at 2222222 is #43") {
+			t.Errorf("a relay naming another pull request: no error saying so\n%s", r.dump())
+		}
+		if n := len(fake.Comments(e2eOwner, e2eRepo, 43)); n != 0 {
+			t.Fatalf("a forged relay was commented (%d comments)", n)
+		}
+		r = run(t, forkRelay)
+		r.wantExit(t, 0)
+		cs := fake.Comments(e2eOwner, e2eRepo, 43)
+		if len(cs) != 1 || !strings.Contains(cs[0].Body, "concluded failure") || !strings.Contains(cs[0].Body, "<!-- wirebench:suite=") {
+			t.Fatalf("%d comments on #43, want the one from the relay\n%s", len(cs), r.dump())
+		}
+		if n := r.countRequests("PUT", "/repos/"); n != 0 {
+			t.Errorf("the comment job wrote through the Contents API (%d PUTs)", n)
+		}
+		r.wantSummaryHasReport(t, strings.TrimPrefix(cs[0].Body, strings.SplitN(cs[0].Body, "\n", 2)[0]+"\n"))
 	})
 
 	t.Run("size regression fails the gate", func(t *testing.T) {
@@ -1076,6 +1118,7 @@ type e2ePayload struct {
 			Ref string `json:"ref"`
 		} `json:"base"`
 	} `json:"pull_request"`
+	WorkflowRun *struct{} `json:"workflow_run"`
 }
 
 // run runs the action's container once and collects what it left.
@@ -1136,11 +1179,15 @@ func (h *e2eHarness) run(t *testing.T, spec e2eSpec) *e2eRun {
 
 	// The environment the runner gives a Docker action.
 	eventName, ref, refName, sha, headRef, baseRef := "push", p.Ref, strings.TrimPrefix(p.Ref, "refs/heads/"), p.After, "", ""
-	if p.PullRequest != nil {
+	switch {
+	case p.PullRequest != nil:
 		eventName = "pull_request"
 		ref, refName = fmt.Sprintf("refs/pull/%d/merge", p.Number), fmt.Sprintf("%d/merge", p.Number)
 		sha = strings.Repeat("f", 40) // the test merge commit
 		headRef, baseRef = p.PullRequest.Head.Ref, p.PullRequest.Base.Ref
+	case p.WorkflowRun != nil:
+		// A workflow_run job runs on the default branch's last commit.
+		eventName, ref, refName, sha = "workflow_run", "refs/heads/main", "main", strings.Repeat("3", 40)
 	}
 	env := []string{
 		"HOME=/github/home",

@@ -228,4 +228,9 @@ func TestForkWorkflowPair(t *testing.T) {
 	if got := fake.Comments(pairOwner, pairRepo, 43); len(got) != 1 || got[0].Body != after[0].Body {
 		t.Error("a forged relay changed the comment")
 	}
+	for _, r := range fake.Requests() {
+		if r.Method == "PUT" || r.Method == "DELETE" || (r.Method == "POST" || r.Method == "PATCH") && !strings.Contains(r.Path, "/comments") {
+			t.Errorf("the pair wrote more than its comment: %s %s", r.Method, r.Path)
+		}
+	}
 }
