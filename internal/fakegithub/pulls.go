@@ -99,6 +99,12 @@ func (s *Server) listPulls(w http.ResponseWriter, r *http.Request) {
 		found = append(found, pr)
 	}
 	s.mu.Unlock()
+	s.writePulls(w, r, owner, repo, found)
+}
+
+// writePulls answers with the page of found asked for, as GitHub's
+// list endpoints give pull requests.
+func (s *Server) writePulls(w http.ResponseWriter, r *http.Request, owner, repo string, found []PullRequest) {
 	lo, hi := s.paginate(w, r, len(found))
 	out := []any{}
 	for _, pr := range found[lo:hi] {
@@ -165,12 +171,7 @@ func (s *Server) listCommitPulls(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.mu.Unlock()
-	lo, hi := s.paginate(w, r, len(found))
-	out := []any{}
-	for _, pr := range found[lo:hi] {
-		out = append(out, s.pullJSON(owner, repo, pr))
-	}
-	writeJSON(w, http.StatusOK, out)
+	s.writePulls(w, r, owner, repo, found)
 }
 
 func (pr PullRequest) contains(sha string) bool {
