@@ -413,31 +413,24 @@ func reconcile(main, final []compare.Comparison, cg int) []compare.Comparison {
 		what := fmt.Sprintf("%+.2f%% [%+.2f%%, %+.2f%%], p (adj.) = %.2g with %s of fresh workers more", 100*(f.Ratio-1), 100*(f.Lo-1), 100*(f.Hi-1), f.PAdjusted, human.Plural(cg, "generation", "generations"))
 		switch {
 		case !flagged(m) && flagged(f):
-			m.Note = joinNote(m.Note, fmt.Sprintf("%s only with the confirmation's generations added (%s), not in the main phase: not re-measured, so not claimed", f.Verdict, what))
+			m.Note = compare.JoinNote(m.Note, fmt.Sprintf("%s only with the confirmation's generations added (%s), not in the main phase: not re-measured, so not claimed", f.Verdict, what))
 			out[i] = m
 		case !flagged(m):
 			out[i] = f
 		case m.Verdict == compare.Regression && f.Verdict == compare.Regression:
-			f.Note = joinNote(f.Note, "confirmed on re-measurement: "+what)
+			f.Note = compare.JoinNote(f.Note, "confirmed on re-measurement: "+what)
 			out[i] = f
 		case m.Verdict == compare.Regression:
 			m.Unconfirmed = true
-			m.Note = joinNote(m.Note, "did not hold on re-measurement ("+what+"): reported, not enforced")
+			m.Note = compare.JoinNote(m.Note, "did not hold on re-measurement ("+what+"): reported, not enforced")
 			out[i] = m
 		case f.Verdict == m.Verdict:
-			f.Note = joinNote(f.Note, "confirmed on re-measurement: "+what)
+			f.Note = compare.JoinNote(f.Note, "confirmed on re-measurement: "+what)
 			out[i] = f
 		default:
-			f.Note = joinNote(f.Note, fmt.Sprintf("a change of %+.2f%% in the main phase that did not hold on re-measurement", 100*(m.Ratio-1)))
+			f.Note = compare.JoinNote(f.Note, fmt.Sprintf("a change of %+.2f%% in the main phase that did not hold on re-measurement", 100*(m.Ratio-1)))
 			out[i] = f
 		}
 	}
 	return out
-}
-
-func joinNote(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
 }

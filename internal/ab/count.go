@@ -272,12 +272,12 @@ func settle(res, all *compare.Result) []compare.Comparison {
 			what := fmt.Sprintf("%+.2f%% [%+.2f%%, %+.2f%%], p (adj.) = %.2g over %d+%d processes", 100*(a.Ratio-1), 100*(a.Lo-1), 100*(a.Hi-1), a.PAdjusted, a.Baseline.N, a.Candidate.N)
 			switch {
 			case c.Verdict == compare.Regression && a.Verdict == compare.Regression && all.Enforced(a):
-				c.Note = joinNote(c.Note, "held on all processes: "+what)
+				c.Note = compare.JoinNote(c.Note, "held on all processes: "+what)
 			case c.Verdict == compare.Regression:
 				c.Unconfirmed = true
-				c.Note = joinNote(c.Note, "did not hold on all processes ("+what+"): reported, not enforced")
+				c.Note = compare.JoinNote(c.Note, "did not hold on all processes ("+what+"): reported, not enforced")
 			case a.Verdict == compare.Improvement:
-				c.Note = joinNote(c.Note, "held on all processes: "+what)
+				c.Note = compare.JoinNote(c.Note, "held on all processes: "+what)
 			default:
 				*c = compare.NotHeld(*c, a)
 			}

@@ -147,7 +147,7 @@ func (r *run) confirmPhase() phase {
 func noteNotRemeasured(cs []compare.Comparison) {
 	for i := range cs {
 		if flagged(cs[i]) {
-			cs[i].Note = joinNote(cs[i].Note, "not re-measured (confirmation disabled)")
+			cs[i].Note = compare.JoinNote(cs[i].Note, "not re-measured (confirmation disabled)")
 		}
 	}
 }

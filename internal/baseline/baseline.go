@@ -9,7 +9,6 @@ import (
 
 	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/results"
-	"github.com/wirebench/wirebench/internal/stats"
 )
 
 // Format names the JSON document kind.
@@ -119,7 +118,7 @@ func Summarize(r *results.Results, runID string) Entry {
 	e := Entry{
 		Time: r.Env.Time, Commit: r.Env.Commit, Ref: r.Env.Ref, RunID: runID,
 		Machine: r.Env.Machine, CPU: r.Env.CPU, Go: r.Env.GoVersion, Harness: &harness,
-		Medians: medians(r),
+		Medians: r.Medians(),
 	}
 	e.Spread, e.Batches = spreads(r)
 	if c := r.Settings.Counter; c != nil {
@@ -132,24 +131,9 @@ func Summarize(r *results.Results, runID string) Entry {
 	}
 	if k := r.Clock; k != nil {
 		h := k.Harness()
-		e.Clock = &ClockEntry{Harness: &h, Medians: medians(k)}
+		e.Clock = &ClockEntry{Harness: &h, Medians: k.Medians()}
 	}
 	return e
-}
-
-// medians maps each benchmark of r, by key, to the median of each unit.
-func medians(r *results.Results) map[string]map[string]float64 {
-	out := map[string]map[string]float64{}
-	for _, b := range r.Benchmarks {
-		m := map[string]float64{}
-		for _, metric := range b.Metrics {
-			if med, err := stats.Median(metric.Values); err == nil {
-				m[metric.Unit] = med
-			}
-		}
-		out[b.Key()] = m
-	}
-	return out
 }
 
 // Spreads reports whether the history records the spread of unit's

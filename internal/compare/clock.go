@@ -40,9 +40,9 @@ func WithClock(counted, timed *Result, k Clock) *Result {
 		}
 		if i, ok := counts[t.Name]; ok {
 			c := &counted.Comparisons[i]
-			t.Note = joinNote(t.Note, clockNote(t, *c))
+			t.Note = JoinNote(t.Note, clockNote(t, *c))
 			if changed(*c) {
-				c.Note = joinNote(c.Note, fmt.Sprintf("wall time %s natively, %s", interval(t), timedVerdict(t, timed.Options.Threshold)))
+				c.Note = JoinNote(c.Note, fmt.Sprintf("wall time %s natively, %s", interval(t), timedVerdict(t, timed.Options.Threshold)))
 			}
 		}
 		counted.Comparisons = append(counted.Comparisons, t)

@@ -55,7 +55,7 @@ type History struct {
 
 // RunOf is r as a history records a run: its medians.
 func RunOf(r *results.Results) Run {
-	return Run{Commit: r.Env.Commit, Medians: mediansOf(r)}
+	return Run{Commit: r.Env.Commit, Medians: r.Medians()}
 }
 
 // Run is one past run as a baseline's history records it.
@@ -304,7 +304,7 @@ type modelRun struct {
 // candidate cand.
 func newHistoryModel(base, cand *results.Results, h *History, from map[string]bool) *historyModel {
 	harness := base.Harness()
-	m := &historyModel{ref: mediansOf(base), from: from, gate: TimingGate{Needed: MinHistoryRuns, SettingsDiffer: harness.Diff(cand.Harness()), CandidateRuns: 1}}
+	m := &historyModel{ref: base.Medians(), from: from, gate: TimingGate{Needed: MinHistoryRuns, SettingsDiffer: harness.Diff(cand.Harness()), CandidateRuns: 1}}
 	if h == nil {
 		h = &History{}
 	}
@@ -335,22 +335,6 @@ func newHistoryModel(base, cand *results.Results, h *History, from map[string]bo
 	m.gate.Runs, m.gate.SameCode, m.gate.Processes = len(m.replicates)+len(m.others), len(m.replicates), h.Processes
 	m.gate.Busy = newBusyCheck(base, cand)
 	return m
-}
-
-// mediansOf is the median of every metric of every benchmark of r, as a
-// history records a run.
-func mediansOf(r *results.Results) map[string]map[string]float64 {
-	out := map[string]map[string]float64{}
-	for _, b := range r.Benchmarks {
-		m := map[string]float64{}
-		for _, metric := range b.Metrics {
-			if med, err := stats.Median(metric.Values); err == nil {
-				m[metric.Unit] = med
-			}
-		}
-		out[b.Key()] = m
-	}
-	return out
 }
 
 // typicalShift is a run's typical speed shift against the reference's
@@ -402,7 +386,7 @@ func (m *historyModel) speedCheck(cand *results.Results, confidence float64) *Sp
 	if m.gate.Runs < m.gate.Needed {
 		return nil
 	}
-	c := mediansOf(cand)
+	c := cand.Medians()
 	n := 0
 	for name, units := range c {
 		if !shiftsWith(m.from, name) {
@@ -459,7 +443,7 @@ func (r *Result) historyShifts(h *historyModel, cand *results.Results, shifts ma
 			byShard[b.Shard] = map[string]map[string]float64{}
 		}
 		one := &results.Results{Benchmarks: []results.Benchmark{b}}
-		byShard[b.Shard][b.Key()] = mediansOf(one)[b.Key()]
+		byShard[b.Shard][b.Key()] = one.Medians()[b.Key()]
 	}
 	out := map[int]*Shift{}
 	for shard, sh := range shifts {

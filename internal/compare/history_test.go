@@ -75,7 +75,7 @@ func (w *world) history(k int, machine string, commit func(i int) string) (*resu
 	for i := range k {
 		r := w.process(machine, commit(i), nil)
 		harness := r.Harness()
-		h.Runs = append(h.Runs, Run{Commit: commit(i), Harness: &harness, Medians: mediansOf(r), Reference: i == k-1})
+		h.Runs = append(h.Runs, Run{Commit: commit(i), Harness: &harness, Medians: r.Medians(), Reference: i == k-1})
 		ref = r
 	}
 	return ref, h

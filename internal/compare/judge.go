@@ -78,7 +78,7 @@ func Judge(c *Comparison, opts Options, m int, s Sensitivity) {
 	if c.Verdict == Inconclusive {
 		c.SamplesNeeded = s.SamplesFor(max(t, 0.001), level, opts.Power)
 		if c.PAdjusted < opts.Alpha {
-			c.Note = joinNote(c.Note, reachNote(c, t))
+			c.Note = JoinNote(c.Note, reachNote(c, t))
 		}
 	}
 }
@@ -106,8 +106,8 @@ func reachNote(c *Comparison, t float64) string {
 	return fmt.Sprintf("a significant change of %+.1f%%, but its interval reaches past the ±%.0f%% threshold", 100*(c.Ratio-1), 100*t)
 }
 
-// joinNote appends note b to note a.
-func joinNote(a, b string) string {
+// JoinNote appends note b to note a, as a comparison's notes are joined.
+func JoinNote(a, b string) string {
 	if a == "" {
 		return b
 	}

@@ -54,7 +54,7 @@ func (r *Result) pairUp(base, cand *results.Results) []pair {
 		}
 	}
 	same := unmeasured(base, cand)
-	medians := mediansOf(base)
+	medians := base.Medians()
 	for _, bb := range base.Benchmarks {
 		if cand.Lookup(bb.Key()) != nil {
 			continue

@@ -93,21 +93,21 @@ func Confirm(o *Outcome, base *baseline.Baseline, again *results.Results, opts c
 		s, ok := lookup(second, c.Name, c.Unit)
 		switch {
 		case !ok:
-			c.Note = joinNote(c.Note, "not measured again in a second process: enforced as measured")
+			c.Note = compare.JoinNote(c.Note, "not measured again in a second process: enforced as measured")
 			held++
 		case s.Verdict == compare.Regression && second.Enforced(s):
-			c.Note = joinNote(c.Note, pick(c.Counted(), "held on all processes", "confirmed in a second process")+": "+measured(s))
+			c.Note = compare.JoinNote(c.Note, pick(c.Counted(), "held on all processes", "confirmed in a second process")+": "+measured(s))
 			held++
 		case s.Verdict == compare.Regression:
 			// Measured again as a regression, but in a state that
 			// cannot be judged (the machine busy beside it, say): it is
 			// neither confirmed nor refuted, and the note says why.
 			c.Unconfirmed = true
-			c.Note = joinNote(c.Note, pick(c.Counted(), "a regression on all processes too", "a regression in a second process too")+" ("+measured(s)+"), but that measurement could not be enforced ("+strings.TrimPrefix(s.NotEnforced, "not enforced: ")+"): reported, not enforced")
+			c.Note = compare.JoinNote(c.Note, pick(c.Counted(), "a regression on all processes too", "a regression in a second process too")+" ("+measured(s)+"), but that measurement could not be enforced ("+strings.TrimPrefix(s.NotEnforced, "not enforced: ")+"): reported, not enforced")
 			failed++
 		default:
 			c.Unconfirmed = true
-			c.Note = joinNote(c.Note, pick(c.Counted(), "did not hold on all processes", "did not reproduce in a second process")+" ("+measured(s)+"): reported, not enforced")
+			c.Note = compare.JoinNote(c.Note, pick(c.Counted(), "did not hold on all processes", "did not reproduce in a second process")+" ("+measured(s)+"): reported, not enforced")
 			failed++
 		}
 	}
@@ -139,9 +139,9 @@ func settleImprovement(c *compare.Comparison, second *compare.Result) {
 	s, ok := lookup(second, c.Name, c.Unit)
 	switch {
 	case !ok:
-		c.Note = joinNote(c.Note, "not counted again")
+		c.Note = compare.JoinNote(c.Note, "not counted again")
 	case s.Verdict == compare.Improvement:
-		c.Note = joinNote(c.Note, "held on all processes: "+measured(s))
+		c.Note = compare.JoinNote(c.Note, "held on all processes: "+measured(s))
 	default:
 		*c = compare.NotHeld(*c, s)
 	}
@@ -175,12 +175,4 @@ func lookup(r *compare.Result, name, unit string) (compare.Comparison, bool) {
 // with its interval and adjusted p-value.
 func measured(c compare.Comparison) string {
 	return fmt.Sprintf("%s [%s, %s], p (adj.) = %.2g", human.Change(c.Ratio-1, 1), human.Change(c.Lo-1, 1), human.Change(c.Hi-1, 1), c.PAdjusted)
-}
-
-// joinNote appends note b to note a.
-func joinNote(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
 }

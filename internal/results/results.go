@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/wirebench/wirebench/internal/stats"
 )
 
 // Format names the JSON document kind, so a results file is never mistaken
@@ -472,4 +474,20 @@ func New(suite string, env Env) *Results {
 // Sort orders benchmarks by name, for stable output.
 func (r *Results) Sort() {
 	sort.SliceStable(r.Benchmarks, func(i, j int) bool { return r.Benchmarks[i].Name < r.Benchmarks[j].Name })
+}
+
+// Medians maps each benchmark of r, by key, to the median of each of its
+// units: a run as a baseline's history records it.
+func (r *Results) Medians() map[string]map[string]float64 {
+	out := map[string]map[string]float64{}
+	for _, b := range r.Benchmarks {
+		m := map[string]float64{}
+		for _, metric := range b.Metrics {
+			if med, err := stats.Median(metric.Values); err == nil {
+				m[metric.Unit] = med
+			}
+		}
+		out[b.Key()] = m
+	}
+	return out
 }
