@@ -149,14 +149,7 @@ func (g GitHub) Relayed(ctx context.Context, number int, md string, changed bool
 		g.info("wirebench: input comment is never: the comment for #%d is in the job summary only", number)
 		return nil
 	}
-	owner, repo, body := g.Event.Owner, g.Event.Repo, g.Marker+"\n"+md
-	var c githubapi.Comment
-	var err error
-	if g.Comment == "on-change" && !changed {
-		c, err = g.API.UpdateComment(ctx, owner, repo, number, g.Marker, body)
-	} else {
-		c, err = g.API.UpsertComment(ctx, owner, repo, number, g.Marker, body)
-	}
+	c, err := g.post(ctx, number, md, changed)
 	switch {
 	case err != nil && errors.Is(err, githubapi.ErrForbidden):
 		return fmt.Errorf("comment on #%d: %w (the workflow_run job needs permissions: pull-requests: write)", number, err)
@@ -166,6 +159,17 @@ func (g GitHub) Relayed(ctx context.Context, number int, md string, changed bool
 		g.info("wirebench: report at %s", c.URL)
 	}
 	return nil
+}
+
+// post writes md as the sticky comment of pull request number, behind the
+// marker: created or updated, or with comment on-change and nothing
+// changed only updated when there is one.
+func (g GitHub) post(ctx context.Context, number int, md string, changed bool) (githubapi.Comment, error) {
+	owner, repo, body := g.Event.Owner, g.Event.Repo, g.Marker+"\n"+md
+	if g.Comment == "on-change" && !changed {
+		return g.API.UpdateComment(ctx, owner, repo, number, g.Marker, body)
+	}
+	return g.API.UpsertComment(ctx, owner, repo, number, g.Marker, body)
 }
 
 // comment posts or refreshes the sticky comment as the comment input says.
@@ -179,16 +183,8 @@ func (g GitHub) commentText(ctx context.Context, md string, o *pipeline.Outcome)
 		g.GHA.Warningf("no github-token: the report is in the job summary only")
 		return
 	}
-	body := g.Marker + "\n" + md
 	regs, imps := o.Counts()
-	owner, repo, number := g.Event.Owner, g.Event.Repo, g.Event.PR.Number
-	var c githubapi.Comment
-	var err error
-	if g.Comment == "on-change" && regs+imps == 0 && o.Broken == "" {
-		c, err = g.API.UpdateComment(ctx, owner, repo, number, g.Marker, body)
-	} else {
-		c, err = g.API.UpsertComment(ctx, owner, repo, number, g.Marker, body)
-	}
+	c, err := g.post(ctx, g.Event.PR.Number, md, regs+imps > 0 || o.Broken != "")
 	switch {
 	case err != nil && errors.Is(err, githubapi.ErrForbidden) && g.Event.PR.Fork:
 		g.GHA.Warningf("cannot comment on a pull request from a fork (the token is read-only); the report is in the job summary. See the README, 'Fork pull requests', for the safe two-workflow pattern.")
