@@ -24,7 +24,7 @@ const (
 // (the method, the tests, the environment, the commits) is folded below,
 // so that the changed rows follow at once.
 func verdictSentence(r *compare.Result, failOn compare.FailOn) string {
-	regs, imps := r.Regressions(), r.Improvements()
+	regs, imps, j := r.Regressions(), r.Improvements(), judge(r)
 	compare.Sort(regs)
 	compare.Sort(imps)
 	var b strings.Builder
@@ -39,18 +39,17 @@ func verdictSentence(r *compare.Result, failOn compare.FailOn) string {
 	case len(regs) > 0:
 		fmt.Fprintf(&b, "%s, not failing: %s.", human.Plural(len(regs), "regression", "regressions"), changeList(regs))
 	case len(imps) > 0:
-		fmt.Fprintf(&b, "Nothing got slower, bigger or allocated more%s; improved: %s.", withinRule(r), changeList(imps))
+		fmt.Fprintf(&b, "Nothing got slower, bigger or allocated more%s; improved: %s.", withinRule(r, j), changeList(imps))
 	default:
-		j := judge(r)
 		unsure := j.timings.inconclusive + j.counts.inconclusive
 		switch {
 		case j.noTimingGated():
 			fmt.Fprintf(&b, "No regression found, but no %s gated, so this says nothing of speed%s.",
 				speedWord(r), pick(unsure > 0, " (the inconclusive ones are below)", ""))
 		case unsure > 0:
-			fmt.Fprintf(&b, "Nothing that gated got slower, bigger or allocated more%s; %s inconclusive (below).", withinRule(r), human.Count(unsure))
+			fmt.Fprintf(&b, "Nothing that gated got slower, bigger or allocated more%s; %s inconclusive (below).", withinRule(r, j), human.Count(unsure))
 		default:
-			b.WriteString("Nothing got slower, bigger or allocated more" + withinRule(r) + gatedBy(r, j) + ".")
+			b.WriteString("Nothing got slower, bigger or allocated more" + withinRule(r, j) + gatedBy(r, j) + ".")
 		}
 		b.WriteString(largestChange(r.Comparisons))
 	}
@@ -59,8 +58,7 @@ func verdictSentence(r *compare.Result, failOn compare.FailOn) string {
 
 // withinRule is " beyond ±5%" (the effect floor of what gated), or ""
 // when nothing was compared against one.
-func withinRule(r *compare.Result) string {
-	j := judge(r)
+func withinRule(r *compare.Result, j judged) string {
 	if j.timings.gated+j.counts.gated == 0 {
 		return ""
 	}
