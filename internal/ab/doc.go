@@ -1,9 +1,10 @@
-// Package ab is the same-runner A/B comparison: it runs the base and the
-// head build of the suite on the same machine at the same time, alternating
-// them in short blocks, and compares them pair by pair (Run). Counted, it
-// asks internal/count for both builds' counts and compares their
-// processes (Count). The builds themselves, and their programs started as
-// workers, are internal/program's.
+// Package ab is the same-runner A/B comparison's timed engine: it runs the
+// base and the head build of the suite on the same machine at the same
+// time, alternating them in short blocks, and compares them pair by pair
+// (Run). The counted comparison of two builds, the wall-time check beside
+// it and the use case around both are internal/check's; the builds
+// themselves, and their programs started as workers, are
+// internal/program's.
 //
 // On hosted CI runners which machine a job lands on moves timings by 10-30%,
 // while the noise within one run is a few percent, so a stored baseline can

@@ -4,86 +4,18 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"runtime"
-	"strings"
-	"time"
 
 	"github.com/wirebench/wirebench/internal/ab"
-	"github.com/wirebench/wirebench/internal/bench"
-	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/config"
-	"github.com/wirebench/wirebench/internal/count"
-	"github.com/wirebench/wirebench/internal/human"
-	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/report"
-	"github.com/wirebench/wirebench/internal/results"
-	"github.com/wirebench/wirebench/internal/sandbox"
 	"github.com/wirebench/wirebench/internal/source"
-	"github.com/wirebench/wirebench/internal/worker"
 )
 
-// abRun is one same-runner A/B comparison: what to build in which trees,
-// and how to measure.
-type abRun struct {
-	Target     program.Target
-	Base, Head string // source trees
-	// Filter is the selection, recorded with the results.
-	Filter string
-	AA     bool
-	// Pin runs every worker on one CPU (worker.OneCPU).
-	Pin bool
-	// Verbose shows what the workers print and the chatter of every
-	// round and generation (ab.Options.Verbose).
-	Verbose bool
-	Options ab.Options
-	// Sandbox runs the builds and the workers; nil as is.
-	Sandbox *sandbox.Sandbox
-	// BaseCommit and HeadCommit, when set, are recorded as the builds'
-	// commits (the action knows them from the event).
-	BaseCommit, HeadCommit string
-	// Count, when set, counts both builds' work under callgrind
-	// (ab.Count) instead of timing them; Options.Compare then holds the
-	// counted options (countedOptions).
-	Count *count.Settings
-	// Clock, when set beside Count, also times both builds natively
-	// after the count and judges their wall time with these options (the
-	// clock's wider floor), in one verdict with the count (ab.WithClock);
-	// ClockBudget is its budget (0: ab.ClockBudget of the count's time).
-	Clock       *compare.Options
-	ClockBudget time.Duration
-	// Dumps, with Count, is where the callgrind dumps of the benchmarks
-	// whose counted change the report explains are saved (saveDumps); ""
-	// saves none.
-	Dumps string
-	// MeasureAll measures the packages identical on both sides too
-	// (splitIdentical); identical is what runAB found so, for the result.
-	MeasureAll bool
-	identical  []compare.Identical
-}
-
-// withCount sets how r measures under c: counted as ct (nil: timed) and,
-// with metric auto, timed beside the count (clocked), with the wall-time
-// floor and, when given, the budget.
-func (r *abRun) withCount(c *config.Config, ct *count.Settings) {
-	timed := r.Options.Compare
-	r.Count = ct
-	r.Options.Compare = countedOptions(c, timed, ct)
-	if clocked(c, ct) {
-		timed.Threshold = c.TimeThreshold
-		r.Clock = &timed
-		if c.Given("budget") {
-			r.ClockBudget = c.Budget
-		}
-	}
-}
-
 // abFromConfig is the A/B comparison c asks for.
-func abFromConfig(e *env, c *config.Config, target program.Target) abRun {
-	return abRun{
+func abFromConfig(e *env, c *config.Config, target program.Target) check.AB {
+	return check.AB{
 		Target: target, Base: c.BasePath, Head: c.HeadPath, Filter: c.Filter, AA: c.AA, Pin: c.Pin, Verbose: c.Verbose, MeasureAll: c.MeasureAll,
 		Options: ab.Options{
 			Budget: c.MeasureBudget(true), ConfirmBudget: c.ConfirmBudget, Block: c.Block, Seed: c.Seed, Generations: c.Generations,
@@ -106,12 +38,12 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	if !sb.Active {
 		fmt.Fprintf(e.stderr, "wirebench: ab: no sandbox: %s\n", sb.Why)
 	}
-	ct, note, err := counting(ctx, c, nil, true)
+	ct, note, err := check.Instrument(ctx, c, nil, true)
 	if err != nil {
 		return err
 	}
 	src := commandSource(c, e).(source.Buildable)
-	p := plan(e, c, true)
+	p := check.Plan(e, c, true)
 	p.Sandbox, p.Count = sb, ct
 	target := src.Target(p)
 	for _, d := range []struct{ flag, dir string }{{"--base", c.BasePath}, {"--head", c.HeadPath}} {
@@ -124,234 +56,28 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	if ct != nil {
 		r.Options.Why = fmt.Sprintf("`ab --base %s --head %s`: both builds were counted on this machine", c.BasePath, c.HeadPath)
 	}
-	r.withCount(c, ct)
-	r.Dumps = dumpsDir(cmp.Or(c.Out, c.Report)) // beside what ab was asked to write; nothing unasked
+	r.WithCount(c, ct)
+	r.Dumps = check.DumpsDir(cmp.Or(c.Out, c.Report)) // beside what ab was asked to write; nothing unasked
 	if c.Bench != "" {
 		r.Filter = c.Bench
 	}
 	in := report.Input{BaselineSource: "the base build (" + c.BasePath + ")",
-		Title: "wirebench: same-runner A/B, " + c.HeadPath + " against " + c.BasePath, FailOn: c.FailCondition(), Notes: withNote(nil, note)}
-	o, err := runAB(ctx, e.stderr, r)
+		Title: "wirebench: same-runner A/B, " + c.HeadPath + " against " + c.BasePath, FailOn: c.FailCondition(), Notes: check.WithNote(nil, note)}
+	o, err := r.Run(ctx, e.stderr)
 	switch {
 	case err != nil && ctx.Err() == nil && program.Side(err) == "head":
 		// The head's code failed: the gate fails, with a report.
-		return deliverBroken(ctx, e, c, pipeline.Broken(in, "The head could not be measured", err))
+		return deliverBroken(ctx, e, c, check.Broken(in, "The head could not be measured", err))
 	case err != nil && ctx.Err() == nil && program.Side(err) == "base":
-		return badInput{err}
+		return badInput{Err: err}
 	case err != nil:
 		return err
 	}
-	out := pipeline.Paired(o, nil, in)
+	out := check.Paired(o, nil, in)
 	d := local(e)
 	d.ResultsPath, d.ReportPath, d.Format = c.Out, c.Report, c.Format
 	if err := d.Deliver(ctx, out); err != nil {
 		return err
 	}
 	return gate(out.Failed())
-}
-
-// runAB builds both trees, starts the workers and runs the comparison,
-// with progress on progress. Setup failures (no Go toolchain, a build that
-// fails, a base without the A/B worker) wrap program.ErrSetup or
-// worker.ErrIncompatible, so the action can fall back to the stored
-// baseline.
-func runAB(ctx context.Context, progress io.Writer, r abRun) (*ab.Outcome, error) {
-	start := time.Now()
-	dir, err := os.MkdirTemp("", "wirebench-ab-")
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
-	}
-	defer os.RemoveAll(dir)
-	if err := r.Sandbox.Own(dir); err != nil { // the sandbox's user builds and runs in it
-		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
-	}
-	progs := map[string]program.Program{}
-	for _, side := range []struct{ label, tree string }{{"base", r.Base}, {"head", r.Head}} {
-		t0 := time.Now()
-		prog, err := r.Target.Build(ctx, side.tree, filepath.Join(dir, side.label))
-		if err != nil {
-			return nil, &program.SideError{Side: side.label, Err: fmt.Errorf("the %s (%s): %w", side.label, side.tree, err)}
-		}
-		progs[side.label] = prog
-		fmt.Fprintf(progress, "wirebench: ab: built the %s (%s) in %s\n", side.label, side.tree, time.Since(t0).Round(100*time.Millisecond))
-	}
-	if !r.MeasureAll {
-		var same program.Program
-		progs["base"], progs["head"], same = splitIdentical(progs["base"], progs["head"])
-		if r.identical, err = listIdentical(ctx, progress, r.Sandbox, same, environWith("GITHUB_SHA", r.HeadCommit)); err != nil {
-			return nil, err
-		}
-		if len(progs["base"]) == 0 && len(progs["head"]) == 0 {
-			o := identicalOutcome(r)
-			finishAB(o, r)
-			fmt.Fprintf(progress, "wirebench: ab: %s in all (builds %s; nothing to measure: every package identical in both builds)\n",
-				time.Since(start).Round(100*time.Millisecond), time.Since(start).Round(100*time.Millisecond))
-			return o, nil
-		}
-	}
-	built := time.Since(start)
-	if r.Count != nil {
-		return countAB(ctx, progress, r, progs, dir, start, built)
-	}
-	o, err := timeAB(ctx, progress, r, progs, dir)
-	if err != nil {
-		return nil, err
-	}
-	finishAB(o, r)
-	fmt.Fprintf(progress, "wirebench: ab: %s in all (builds %s, measurement %s; %d rounds in %d generations, %d confirmation rounds in %d, %d collections)\n",
-		time.Since(start).Round(100*time.Millisecond), built.Round(100*time.Millisecond), o.Elapsed.Round(100*time.Millisecond),
-		o.Rounds, o.Generations, o.ConfirmRounds, o.ConfirmGenerations, o.Collections)
-	return o, nil
-}
-
-// timeAB times the programs built in dir against each other (ab.Run)
-// with r's options.
-func timeAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]program.Program, dir string) (*ab.Outcome, error) {
-	var cpus []int
-	if r.Pin {
-		cpus = worker.OneCPU()
-	}
-	if cpus != nil {
-		if r.Verbose {
-			fmt.Fprintf(progress, "wirebench: ab: every worker runs on CPU %d (of the %d this process may use)\n", cpus[0], runtime.NumCPU())
-		}
-		r.Options.Why += fmt.Sprintf("; every worker ran on CPU %d", cpus[0])
-	}
-	spawn := ab.Processes(progs["base"], progs["head"], ab.StartOptions{
-		StartOptions: program.StartOptions{Stderr: r.workers(progress), Sandbox: r.Sandbox, CPUs: cpus, EveryCPU: !r.Pin},
-		Dir:          filepath.Join(dir, "run"), AA: r.AA,
-		BaseEnv: environWith("GITHUB_SHA", r.BaseCommit), HeadEnv: environWith("GITHUB_SHA", r.HeadCommit),
-	})
-	o, err := ab.Run(ctx, spawn, r.Options)
-	if err != nil {
-		if program.IsSetup(err) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("same-runner A/B: %w", err)
-	}
-	return o, nil
-}
-
-// countAB is runAB's comparison of counted work (ab.Count), on the
-// programs built in dir.
-func countAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]program.Program, dir string, start time.Time, built time.Duration) (*ab.Outcome, error) {
-	why := r.Options.Why
-	base := count.Build{Program: progs["base"], Env: environWith("GITHUB_SHA", r.BaseCommit)}
-	head := count.Build{Program: progs["head"], Env: environWith("GITHUB_SHA", r.HeadCommit)}
-	kept := ""
-	if r.Dumps != "" {
-		kept = filepath.Join(dir, "dumps")
-	}
-	o, err := ab.Count(ctx, base, head, count.Options{Settings: *r.Count, Dir: filepath.Join(dir, "count"),
-		Stderr: r.workers(progress), Sandbox: r.Sandbox, Progress: progress, Keep: kept}, r.Options.Compare, why)
-	if err != nil {
-		if program.IsSetup(err) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("same-runner A/B, counted: %w", err)
-	}
-	saveDumps(progress, o.Result, kept, r.Dumps)
-	counting := o.Elapsed
-	clock := ""
-	if r.Clock != nil {
-		if o, err = clockAB(ctx, progress, r, progs, dir, o); err != nil {
-			return nil, err
-		}
-		clock = fmt.Sprintf(", wall-time check %s", o.Result.Clock.Elapsed.Round(100*time.Millisecond))
-	}
-	finishAB(o, r)
-	fmt.Fprintf(progress, "wirebench: ab: %s in all (builds %s, counting %s in %d processes of each build%s)\n",
-		time.Since(start).Round(100*time.Millisecond), built.Round(100*time.Millisecond), counting.Round(100*time.Millisecond), o.Rounds, clock)
-	return o, nil
-}
-
-// clockAB is countAB's wall-time check: both programs timed against each
-// other (timeAB) with the clock's options, for ab.ClockBudget of the
-// count's time unless a budget was given, joined to the counted outcome
-// (ab.WithClock).
-func clockAB(ctx context.Context, progress io.Writer, r abRun, progs map[string]program.Program, dir string, counted *ab.Outcome) (*ab.Outcome, error) {
-	budget := r.ClockBudget
-	if budget <= 0 {
-		budget = ab.ClockBudget(counted.Elapsed)
-	}
-	t := r
-	t.Options.Budget, t.Options.ConfirmBudget, t.Options.Compare = budget, 0, *r.Clock
-	t.Options.Why = ""
-	fmt.Fprintf(progress, "wirebench: ab: counted; now timing both builds natively for %s, the wall-time check (floor ±%s): what a count cannot see\n",
-		budget, human.Percent(r.Clock.Threshold))
-	timed, err := timeAB(ctx, progress, t, progs, dir)
-	if err != nil {
-		return nil, fmt.Errorf("the wall-time check beside the count: %w", err)
-	}
-	return ab.WithClock(counted, timed, budget), nil
-}
-
-// identicalOutcome is the outcome of a run whose every package is
-// identical in both builds: nothing measured, nothing compared, each
-// benchmark listed as identical.
-func identicalOutcome(r abRun) *ab.Outcome {
-	method := compare.MethodPaired
-	if r.Count != nil {
-		method = compare.MethodCounted
-	}
-	settings := results.Settings{}
-	if r.Count != nil {
-		settings.Counter = r.Count.Counter()
-	}
-	here := func() *results.Results {
-		res := results.New("", bench.CaptureEnv(os.Getenv))
-		res.Settings = settings
-		return res
-	}
-	return &ab.Outcome{
-		Result: &compare.Result{Options: r.Options.Compare, Method: method, Why: r.Options.Why},
-		Head:   here(), Base: here(),
-	}
-}
-
-// workers is where what the workers print goes: progress with Verbose,
-// nowhere otherwise (their last lines come with an error).
-func (r abRun) workers(progress io.Writer) io.Writer {
-	if r.Verbose {
-		return progress
-	}
-	return nil
-}
-
-// finishAB records in o what the workers could not know: the filter, the
-// machine, the commits.
-func finishAB(o *ab.Outcome, r abRun) {
-	o.Result.Identical = r.identical
-	if r.Filter != "" {
-		o.Head.Settings.Filter, o.Base.Settings.Filter = r.Filter, r.Filter
-	}
-	// A test binary's worker knows its Go and platform; the machine is
-	// this one's.
-	here := bench.CaptureEnv(os.Getenv)
-	for _, e := range []*results.Env{&o.Head.Env, &o.Base.Env, &o.Result.CandidateEnv, &o.Result.BaselineEnv} {
-		e.FillMachine(here)
-	}
-	if r.HeadCommit != "" {
-		o.Head.Env.Commit, o.Result.CandidateEnv.Commit = r.HeadCommit, r.HeadCommit
-	}
-	if r.BaseCommit != "" {
-		o.Base.Env.Commit, o.Result.BaselineEnv.Commit = r.BaseCommit, r.BaseCommit
-	}
-}
-
-// environWith returns the process environment with key set to value, or
-// removed when value is "" (internal/ab drops the secrets from it before a
-// worker sees it). The base worker must not inherit the head's
-// GITHUB_SHA, or it would record the head's commit as its own.
-func environWith(key, value string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, key+"=") {
-			env = append(env, kv)
-		}
-	}
-	if value != "" {
-		env = append(env, key+"="+value)
-	}
-	return env
 }

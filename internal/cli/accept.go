@@ -5,9 +5,9 @@ import (
 	"slices"
 
 	"github.com/wirebench/wirebench/internal/accept"
+	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/human"
-	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/store"
 )
 
@@ -92,7 +92,7 @@ type prAccepts struct {
 // accepted and, the first time it reads a source, what it could not
 // read. It may be called again on a later outcome of the same run (the
 // wall-time check's).
-func (a *actionRun) accept(ctx context.Context, o *pipeline.Outcome) {
+func (a *actionRun) accept(ctx context.Context, o *check.Outcome) {
 	pr := a.ev.PR
 	if pr == nil || o.Report.Result == nil || o.Broken != "" || !hasRegression(o.Report.Result) {
 		return
@@ -103,7 +103,7 @@ func (a *actionRun) accept(ctx context.Context, o *pipeline.Outcome) {
 	}
 	n := 0
 	if l, ok := labelAcceptance(a.cfg.AcceptLabel, pr.Labels, pr.Number, sender); ok {
-		n += pipeline.Accept(o, accept.Set{l})
+		n += check.Accept(o, accept.Set{l})
 	}
 	if a.cfg.AcceptText && hasRegression(o.Report.Result) {
 		var notes []string
@@ -111,7 +111,7 @@ func (a *actionRun) accept(ctx context.Context, o *pipeline.Outcome) {
 			a.accepts.desc, notes = descriptionAcceptances(pr.Number, pr.Author, pr.Body)
 			a.accepts.descRead = true
 		}
-		n += pipeline.Accept(o, a.accepts.desc)
+		n += check.Accept(o, a.accepts.desc)
 		if hasRegression(o.Report.Result) {
 			if !a.accepts.commitsRead {
 				var more []string
@@ -119,7 +119,7 @@ func (a *actionRun) accept(ctx context.Context, o *pipeline.Outcome) {
 				a.accepts.commitsRead = true
 				notes = append(notes, more...)
 			}
-			n += pipeline.Accept(o, a.accepts.commits)
+			n += check.Accept(o, a.accepts.commits)
 		}
 		o.Report.Notes = append(o.Report.Notes, notes...)
 	}

@@ -12,12 +12,12 @@ import (
 
 	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/deliver"
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/githubapi"
-	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
@@ -40,20 +40,11 @@ type actionRun struct {
 	// workspace (the working directory), so later steps find them.
 	outDir string
 	notes  []string
-	// counted is how the candidate was counted (nil: timed), once
-	// candidate measured it; abCounted how a same-runner A/B run counts,
-	// with the note that says why (check resolves both first: a metric
-	// that cannot be had is bad input, not the pull request's failure).
-	counted   *count.Settings
+	// abCounted is how a same-runner A/B run counts, with the note that
+	// says why (check resolves it first: a metric that cannot be had is
+	// bad input, not the pull request's failure).
 	abCounted *count.Settings
 	abNote    string
-	// clockPlan is how the candidate was timed beside its count (the
-	// wall-time check; zero when it was not): a confirmation times so.
-	clockPlan source.Plan
-	// kept is where a check's count keeps a block's dumps of every
-	// benchmark (count.Options.Keep), those of the flagged ones saved
-	// with the results (saveDumps); "" keeps none.
-	kept string
 	// accepts is what the pull request accepts, read once (accept).
 	accepts prAccepts
 }
@@ -78,7 +69,7 @@ func cmdAction(ctx context.Context, e *env) error {
 	}
 	ev, err := event.Read(e.getenv)
 	if err != nil {
-		return badInput{err}
+		return badInput{Err: err}
 	}
 	a := &actionRun{e: e, gha: gha, cfg: cfg, ev: ev, outDir: config.OutDir, src: actionSource(cfg, ev, e.getenv)}
 	// Fail in a second, not after the measurement, if the workspace is
@@ -89,7 +80,7 @@ func cmdAction(ctx context.Context, e *env) error {
 	if cfg.Token != "" && ev.Owner != "" {
 		a.api, err = githubapi.New(githubapi.Options{BaseURL: e.getenv("GITHUB_API_URL"), Token: cfg.Token, CommentLogin: cfg.CommentAuthor})
 		if err != nil {
-			return badInput{err}
+			return badInput{Err: err}
 		}
 	}
 	mode := a.resolveMode()
@@ -198,7 +189,7 @@ func (a *actionRun) loadBaseline(ctx context.Context) (*baseline.Baseline, strin
 	}
 	b, err := st.Load(ctx)
 	if err != nil {
-		return nil, st.Where(), badInput{err}
+		return nil, st.Where(), badInput{Err: err}
 	}
 	if b != nil {
 		a.gha.Warningf("no github-token: comparing with %s from the workspace, which a pull request can change", a.cfg.BaselinePath)
@@ -206,26 +197,21 @@ func (a *actionRun) loadBaseline(ctx context.Context) (*baseline.Baseline, strin
 	return b, st.Where(), nil
 }
 
-// candidate measures or reads the candidate, as the source says: against
-// the stored reference ref (nil: none, as in update) with ref's budget and
-// samples where the inputs give none, so that its timings are comparable.
-// For a check or an update (cmd), a count is timed beside (timeBeside).
+// candidate measures or reads the candidate of an update or a run (cmd),
+// as the source says: against the stored reference ref (nil: none, as in
+// update) with ref's budget and samples where the inputs give none. An
+// update's count is timed beside (check.TimeBeside). A check measures
+// its own (check.Stored).
 func (a *actionRun) candidate(ctx context.Context, ref *results.Results, cmd config.Command) (*results.Results, error) {
-	p, like := planLike(a.e, a.cfg, ref)
-	if cmd != config.Check {
-		p.Known = nil // only a check skips what its baseline measured
-	}
+	p, like := check.PlanLike(a.e, a.cfg, ref)
+	p.Known = nil // only a check skips what its baseline measured
 	_, measures := a.src.(source.Buildable)
-	clock := cmd == config.Check || cmd == config.Update
 	if measures {
-		ct, note, err := counting(ctx, a.cfg, ref, clock)
+		ct, note, err := check.Instrument(ctx, a.cfg, ref, cmd == config.Update)
 		if err != nil {
 			return nil, err
 		}
-		p.Count, a.counted = ct, ct
-		if ct != nil && cmd == config.Check {
-			p.KeepDumps = a.kept
-		}
+		p.Count = ct
 		if ct != nil {
 			like = "" // the budget and samples time; a count takes neither
 		}
@@ -236,28 +222,21 @@ func (a *actionRun) candidate(ctx context.Context, ref *results.Results, cmd con
 	if measures && like != "" {
 		a.notes = append(a.notes, like)
 	}
-	r, notes, err := a.src.Results(ctx, p)
-	var code *source.CodeError
+	r, notes, err := check.Measure(ctx, a.src, p)
+	var bad check.BadInput
 	switch {
-	case err == nil:
-	case errors.As(err, &code), ctx.Err() != nil:
+	case errors.As(err, &bad) && a.cfg.BenchmarkFile != "":
+		return nil, badInputf("input benchmark-file: %w", bad.Err)
+	case err != nil:
 		return nil, err
-	case a.cfg.BenchmarkFile != "":
-		return nil, badInputf("input benchmark-file: %w", err)
-	default:
-		return nil, badInput{err}
 	}
 	a.notes = append(a.notes, notes...)
-	if _, ok := a.src.(source.Buildable); ok && a.ev.SHA != "" {
+	if measures && a.ev.SHA != "" {
 		r.Env.Commit = a.ev.SHA // the PR head, not the test merge commit
 	}
-	if measures && clock {
-		var unclocked string
-		if a.clockPlan, unclocked, err = timeBeside(ctx, a.e, a.cfg, a.src, p, ref, r, cmd == config.Check); err != nil {
+	if measures && cmd == config.Update {
+		if _, _, err := check.TimeBeside(ctx, a.e, a.cfg, a.src, p, ref, r, false); err != nil {
 			return nil, err
-		}
-		if unclocked != "" {
-			a.notes = append(a.notes, unclocked)
 		}
 	}
 	return r, nil
@@ -290,16 +269,16 @@ func (a *actionRun) delivery() deliver.GitHub {
 }
 
 // check judges a pull request: same-runner A/B when the base is checked
-// out (internal/cli/ab.go, docs/ab-mode.md), otherwise against the stored
+// out (check.AB, docs/ab-mode.md), otherwise against the stored
 // baseline, which also supplies the history.
 func (a *actionRun) check(ctx context.Context) error {
 	base, src, err := a.loadBaseline(ctx)
 	if err != nil {
 		return err
 	}
-	var o *pipeline.Outcome
+	var o *check.Outcome
 	if a.ev.IsPullRequest() && strings.TrimSpace(a.cfg.BasePath) != "" {
-		if a.abCounted, a.abNote, err = counting(ctx, a.cfg, nil, true); err != nil {
+		if a.abCounted, a.abNote, err = check.Instrument(ctx, a.cfg, nil, true); err != nil {
 			return err
 		}
 	}
@@ -308,7 +287,7 @@ func (a *actionRun) check(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return failed
 		}
-		o = pipeline.Broken(a.input("the base build at "+a.cfg.BasePath), "The pull request's build could not be measured", failed)
+		o = check.Broken(a.input("the base build at "+a.cfg.BasePath), "The pull request's build could not be measured", failed)
 		a.gha.Errorf("the pull request's build could not be measured: %s", firstLine(failed.Error()))
 	} else if abOut != nil {
 		in := a.input("the base build at " + a.cfg.BasePath)
@@ -316,46 +295,23 @@ func (a *actionRun) check(ctx context.Context) error {
 		if base != nil {
 			history = base.History
 		}
-		o = pipeline.Paired(abOut, history, in)
+		o = check.Paired(abOut, history, in)
 		a.accept(ctx, o)
 	} else {
-		var ref *results.Results
-		if base != nil {
-			ref = base.Reference
+		o, err = check.Stored{Host: a.e, Config: a.cfg, Source: a.src, Base: base, Input: a.input(src),
+			Dumps: filepath.Join(a.outDir, check.DumpsSubdir), Commit: a.ev.SHA, Accept: a.accept,
+			Broken: "The pull request's benchmarks could not be measured"}.Run(ctx)
+		if err != nil {
+			return err
 		}
-		kept, removeKept := keptDumps(filepath.Join(a.outDir, dumpsSubdir))
-		defer removeKept()
-		a.kept = kept
-		cand, err := a.candidate(ctx, ref, config.Check)
-		var code *source.CodeError
-		if errors.As(err, &code) {
-			// Code that cannot be measured never passes: report it.
-			o = pipeline.Broken(a.input(src), "The pull request's benchmarks could not be measured", code)
-			a.gha.Errorf("the pull request's benchmarks could not be measured: %s", firstLine(code.Error()))
+		if o.Broken != "" {
+			a.gha.Errorf("the pull request's benchmarks could not be measured: %s", firstLine(o.Cause.Error()))
 			if err := a.delivery().Deliver(ctx, o); err != nil {
 				return err
 			}
 			return gate(o.Failed())
 		}
-		if err != nil {
-			return err
-		}
-		opts := countedOptions(a.cfg, a.cfg.CompareOptions(false), a.counted)
-		if o, err = pipeline.Against(base, cand, opts, a.input(src)); err != nil {
-			return badInput{err}
-		}
-		// Before the confirmation: an accepted regression is not
-		// measured again.
-		a.accept(ctx, o)
-		p, _ := planLike(a.e, a.cfg, ref)
-		p.Count = a.counted
-		o = confirm(ctx, a.e, o, base, a.src, p, opts)
-		o = clockCheck(ctx, a.e, a.cfg, o, base, a.src, a.clockPlan)
-		a.accept(ctx, o) // the wall-time check's regressions, accepted as the others
-		if a.counted != nil {
-			saveDumps(a.e.stderr, o.Report.Result, kept, filepath.Join(a.outDir, dumpsSubdir))
-		}
-		if o.Verdict == pipeline.NoBaseline {
+		if o.Verdict == check.NoBaseline {
 			if why != "" {
 				o.Report.Notes = append(o.Report.Notes, "Stored-baseline comparison: "+why+".")
 			}
@@ -384,13 +340,13 @@ func (a *actionRun) update(ctx context.Context) error {
 	for _, acc := range accepted {
 		a.notes = append(a.notes, "Recorded in the history with this run, as accepted by the merged pull request: "+acc.String()+".")
 	}
-	u := pipeline.UpdateOptions{RunID: runIdentity(a.e.getenv), History: a.cfg.History, Accepted: accepted, PullRequests: prs,
+	u := check.UpdateOptions{RunID: runIdentity(a.e.getenv), History: a.cfg.History, Accepted: accepted, PullRequests: prs,
 		Alpha: a.cfg.Alpha, FailOnChangePoint: a.cfg.FailOnChangePoint}
 	creepOptions(a.cfg, &u, a.apiRelease)
-	o, err := pipeline.Update(ctx, st, cand, u, a.input(st.Where()))
+	o, err := check.Update(ctx, st, cand, u, a.input(st.Where()))
 	if err != nil {
 		if a.api == nil {
-			return badInput{err}
+			return badInput{Err: err}
 		}
 		return err
 	}
@@ -421,7 +377,7 @@ func (a *actionRun) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.delivery().Deliver(ctx, pipeline.Run(cand, a.input("")))
+	return a.delivery().Deliver(ctx, check.Run(cand, a.input("")))
 }
 
 // sameRunnerAB runs the same-runner A/B comparison for the action's check
@@ -455,7 +411,7 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 	if !sb.Active {
 		a.notes = append(a.notes, "The pull request's code was not sandboxed: "+sb.Why+".")
 	}
-	p := plan(a.e, a.cfg, true)
+	p := check.Plan(a.e, a.cfg, true)
 	p.Sandbox, p.Count = sb, a.abCounted
 	target := buildable.Target(p)
 	if err := target.CheckTree(basePath); err != nil {
@@ -464,7 +420,7 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 	if err := target.CheckTree("."); err != nil {
 		return nil, fmt.Sprintf("the workspace: %v", err), nil
 	}
-	r := abRun{Target: target, Base: basePath, Head: ".", Filter: a.cfg.Filter, AA: true, Pin: a.cfg.Pin, MeasureAll: a.cfg.MeasureAll, Sandbox: sb,
+	r := check.AB{Target: target, Base: basePath, Head: ".", Filter: a.cfg.Filter, AA: true, Pin: a.cfg.Pin, MeasureAll: a.cfg.MeasureAll, Sandbox: sb,
 		HeadCommit: a.ev.SHA, BaseCommit: a.ev.PR.BaseSHA,
 		Options: ab.Options{Budget: a.cfg.MeasureBudget(true), Compare: a.cfg.CompareOptions(true), Progress: a.e.stderr,
 			Why: fmt.Sprintf("pull request with a checkout of its base commit at %s (input base-path)", basePath)},
@@ -472,13 +428,13 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 	if a.cfg.Bench != "" {
 		r.Filter = a.cfg.Bench
 	}
-	r.withCount(a.cfg, a.abCounted)
-	r.Dumps = filepath.Join(a.outDir, dumpsSubdir)
+	r.WithCount(a.cfg, a.abCounted)
+	r.Dumps = filepath.Join(a.outDir, check.DumpsSubdir)
 	if a.abNote != "" {
 		a.notes = append(a.notes, a.abNote)
 	}
 	a.gha.Infof("wirebench: same-runner A/B: base %s (%s) against the workspace (%s), budget %s", basePath, store.ShortSHA(r.BaseCommit), store.ShortSHA(r.HeadCommit), r.Options.Budget)
-	o, err = runAB(ctx, a.e.stderr, r)
+	o, err = r.Run(ctx, a.e.stderr)
 	switch {
 	case err == nil:
 		return o, "", nil

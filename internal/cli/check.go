@@ -2,18 +2,15 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/config"
-	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
-	"github.com/wirebench/wirebench/internal/results"
-	"github.com/wirebench/wirebench/internal/source"
 	"github.com/wirebench/wirebench/internal/store"
 )
 
@@ -29,55 +26,18 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 	st := store.File{Path: c.BaselinePath, Suite: src.Suite()}
 	base, err := st.Load(ctx)
 	if err != nil {
-		return badInput{err}
-	}
-	var ref *results.Results
-	if base != nil {
-		ref = base.Reference
-	}
-	p, like := planLike(e, c, ref)
-	ct, note, err := counting(ctx, c, ref, true)
-	if err != nil {
-		return err
-	}
-	p.Count = ct
-	var dumps string
-	if ct != nil {
-		like = "" // the budget and samples time; a count takes neither
-		dumps = dumpsDir(c.Out)
-	}
-	kept, removeKept := keptDumps(dumps)
-	defer removeKept()
-	p.KeepDumps = kept
-	cand, notes, err := measure(ctx, src, p)
-	var pt source.Plan
-	var unclocked string
-	if err == nil {
-		pt, unclocked, err = timeBeside(ctx, e, c, src, p, ref, cand, true)
+		return badInput{Err: err}
 	}
 	in := report.Input{BaselineSource: st.Where(), Title: "wirebench: " + src.Title(), FailOn: c.FailCondition()}
-	var code *source.CodeError
-	if errors.As(err, &code) {
-		// Code that cannot be measured never passes: report it.
-		return deliverBroken(ctx, e, c, pipeline.Broken(in, "The benchmarks could not be measured", code))
-	}
+	o, err := check.Stored{Host: e, Config: c, Source: src, Base: base, Input: in, Dumps: check.DumpsDir(c.Out)}.Run(ctx)
 	if err != nil {
 		return err
 	}
-	in.Notes = withNote(withNote(notes, like), note)
-	if unclocked != "" {
-		in.Notes = append(in.Notes, unclocked)
+	if o.Broken != "" {
+		return deliverBroken(ctx, e, c, o)
 	}
-	opts := countedOptions(c, c.CompareOptions(false), ct)
-	o, err := pipeline.Against(base, cand, opts, in)
-	if err != nil {
-		return badInput{err}
-	}
-	o = confirm(ctx, e, o, base, src, p, opts)
-	o = clockCheck(ctx, e, c, o, base, src, pt)
-	saveDumps(e.stderr, o.Report.Result, kept, dumps)
 	update := updateCommand(c)
-	if o.Verdict == pipeline.NoBaseline {
+	if o.Verdict == check.NoBaseline {
 		o.Report.Notes = append(o.Report.Notes, fmt.Sprintf("No baseline at %s yet: nothing to compare with, so the check passes. `%s` on the default branch creates it.", c.BaselinePath, update))
 	}
 	d := local(e)
@@ -90,9 +50,9 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 }
 
 // deliverBroken writes the report of a check whose code could not be
-// measured (pipeline.Broken) where c says, and fails the gate unless
+// measured (check.Broken) where c says, and fails the gate unless
 // fail-on says never.
-func deliverBroken(ctx context.Context, e *env, c *config.Config, o *pipeline.Outcome) error {
+func deliverBroken(ctx context.Context, e *env, c *config.Config, o *check.Outcome) error {
 	d := local(e)
 	d.ReportPath = c.Report
 	if err := d.Deliver(ctx, o); err != nil {
@@ -149,30 +109,30 @@ func cmdUpdate(ctx context.Context, e *env, args []string) error {
 	src := commandSource(c, e)
 	st := store.File{Path: c.BaselinePath, Suite: src.Suite()}
 	if _, err := st.Load(ctx); err != nil {
-		return badInput{err}
+		return badInput{Err: err}
 	}
 	if c.Filter != "" {
 		fmt.Fprintf(e.stderr, "wirebench: warning: --filter %q stores a partial reference; checks will list the other benchmarks as new\n", c.Filter)
 	}
-	p := plan(e, c, false)
-	ct, note, err := counting(ctx, c, nil, true)
+	p := check.Plan(e, c, false)
+	ct, note, err := check.Instrument(ctx, c, nil, true)
 	if err != nil {
 		return err
 	}
 	p.Count = ct
-	cand, notes, err := measure(ctx, src, p)
+	cand, notes, err := check.Measure(ctx, src, p)
 	if err != nil {
 		return err
 	}
-	if _, _, err := timeBeside(ctx, e, c, src, p, nil, cand, false); err != nil {
+	if _, _, err := check.TimeBeside(ctx, e, c, src, p, nil, cand, false); err != nil {
 		return err
 	}
-	notes = withNote(notes, note)
-	u := pipeline.UpdateOptions{RunID: runIdentity(e.getenv), History: c.History, Alpha: c.Alpha, FailOnChangePoint: c.FailOnChangePoint}
+	notes = check.WithNote(notes, note)
+	u := check.UpdateOptions{RunID: runIdentity(e.getenv), History: c.History, Alpha: c.Alpha, FailOnChangePoint: c.FailOnChangePoint}
 	creepOptions(c, &u, gitRelease("."))
-	o, err := pipeline.Update(ctx, st, cand, u, report.Input{Title: "wirebench: " + src.Title(), Notes: notes})
+	o, err := check.Update(ctx, st, cand, u, report.Input{Title: "wirebench: " + src.Title(), Notes: notes})
 	if err != nil {
-		return badInput{err}
+		return badInput{Err: err}
 	}
 	d := local(e)
 	d.ResultsPath, d.Plots = c.Out, c.Plots

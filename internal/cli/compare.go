@@ -8,9 +8,9 @@ import (
 
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/bounded"
+	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/config"
-	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 )
@@ -31,12 +31,12 @@ func cmdCompare(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := countedResultsOptions(c, c.CompareOptions(false), base.Reference, cand.Reference)
+	opts := check.CountedResultsOptions(c, c.CompareOptions(false), base.Reference, cand.Reference)
 	opts.History = processHistory(base, baseProcs, candProcs)
 	in := report.Input{BaselineSource: oldPath, Title: "wirebench: " + newPath + " against " + oldPath, FailOn: c.FailCondition()}
-	o, err := pipeline.Against(base, cand.Reference, opts, in)
+	o, err := check.Against(base, cand.Reference, opts, in)
 	if err != nil {
-		return badInput{err}
+		return badInput{Err: err}
 	}
 	d := local(e)
 	d.Format = c.Format
@@ -54,7 +54,7 @@ func cmdCompare(ctx context.Context, e *env, args []string) error {
 func loadSide(path string) (*baseline.Baseline, []*results.Results, error) {
 	data, err := bounded.ReadFile(path, results.MaxFileBytes)
 	if errors.Is(err, bounded.ErrTooLarge) {
-		return nil, nil, badInput{err}
+		return nil, nil, badInput{Err: err}
 	}
 	if err != nil {
 		return nil, nil, badInputf("read %s: %w", path, unwrapPath(err))
@@ -62,13 +62,13 @@ func loadSide(path string) (*baseline.Baseline, []*results.Results, error) {
 	if looksLikeBaseline(data) {
 		b, err := baseline.Decode(path, data, "")
 		if err != nil {
-			return nil, nil, badInput{err}
+			return nil, nil, badInput{Err: err}
 		}
 		return b, nil, nil
 	}
 	r, err := results.Read(path, data)
 	if err != nil {
-		return nil, nil, badInput{err}
+		return nil, nil, badInput{Err: err}
 	}
 	var procs []*results.Results
 	if data := bytes.TrimSpace(data); len(data) > 0 && data[0] != '{' {
@@ -86,7 +86,7 @@ func loadSide(path string) (*baseline.Baseline, []*results.Results, error) {
 // the candidate's processes, when its text has several, each one more run
 // of its code.
 func processHistory(base *baseline.Baseline, baseProcs, candProcs []*results.Results) *compare.History {
-	h := pipeline.History(base)
+	h := check.History(base)
 	if len(baseProcs) > 0 {
 		h.Runs, h.Processes = nil, true
 		for _, p := range baseProcs {

@@ -5,7 +5,7 @@
 // The commands read their flags (or, under Actions, the action's inputs)
 // into one config.Config, take their benchmarks from a source.Source
 // (the embedded suite, a module's go test benchmarks, files), measure
-// them, and hand the outcome of internal/pipeline to internal/deliver:
+// them, and hand the outcome of internal/check to internal/deliver:
 //
 //	run      measure and print the run
 //	compare  compare two files of results or Go benchmark text

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/logsafe"
 	"github.com/wirebench/wirebench/internal/results"
@@ -191,13 +192,11 @@ var errGate = errors.New("gate failed")
 // errHelp is returned when a command printed its usage on request.
 var errHelp = errors.New("help requested")
 
-// badInput marks errors caused by the user's input (flags, files).
-type badInput struct{ err error }
+// badInput marks errors caused by the user's input (flags, files): the
+// check's own mark (check.BadInput), so that one exit status serves both.
+type badInput = check.BadInput
 
-func (b badInput) Error() string { return b.err.Error() }
-func (b badInput) Unwrap() error { return b.err }
-
-func badInputf(format string, args ...any) error { return badInput{fmt.Errorf(format, args...)} }
+func badInputf(format string, args ...any) error { return badInput{Err: fmt.Errorf(format, args...)} }
 
 func exitCode(e *env, err error) int {
 	var code *source.CodeError
@@ -226,10 +225,10 @@ func parse(e *env, cmd config.Command, args []string) (*config.Config, error) {
 		return nil, errHelp
 	}
 	if err != nil {
-		return nil, badInput{err}
+		return nil, badInput{Err: err}
 	}
 	if err := c.Validate(cmd); err != nil {
-		return nil, badInput{err}
+		return nil, badInput{Err: err}
 	}
 	return c, nil
 }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/config"
-	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/source"
 	"github.com/wirebench/wirebench/internal/store"
@@ -20,7 +20,7 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	src := source.Shards{Paths: c.Args, Partial: c.MergePartial}
-	merged, notes, err := measure(ctx, src, source.Plan{})
+	merged, notes, err := check.Measure(ctx, src, source.Plan{})
 	if err != nil {
 		return err
 	}
@@ -28,12 +28,12 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 	st := store.File{Path: c.BaselinePath, Suite: src.Suite()}
 	base, err := st.Load(ctx)
 	if err != nil {
-		return badInput{err}
+		return badInput{Err: err}
 	}
 	in := report.Input{BaselineSource: st.Where(), Title: "wirebench: " + src.Title(), FailOn: c.FailCondition(), Notes: notes}
-	o, err := pipeline.Against(base, merged, c.CompareOptions(false), in)
+	o, err := check.Against(base, merged, c.CompareOptions(false), in)
 	if err != nil {
-		return badInput{err}
+		return badInput{Err: err}
 	}
 	d := local(e)
 	d.ResultsPath, d.ReportPath = c.Out, c.Report

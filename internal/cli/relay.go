@@ -32,7 +32,7 @@ func (a *actionRun) comment(ctx context.Context) error {
 	rel, err := relay.Read(a.cfg.ArtifactPath)
 	if err != nil {
 		a.gha.Errorf("wirebench: %s", firstLine(err.Error()))
-		return badInput{err}
+		return badInput{Err: err}
 	}
 	prs, err := relay.Find(ctx, a.api, a.ev.Owner, a.ev.Repo, run)
 	if errors.Is(err, relay.ErrNoPullRequest) {
@@ -45,7 +45,7 @@ func (a *actionRun) comment(ctx context.Context) error {
 	pr, err := rel.Check(run, prs)
 	if err != nil {
 		a.gha.Errorf("wirebench: %s", err)
-		return badInput{err}
+		return badInput{Err: err}
 	}
 	changed := rel.Broken != nil
 	if r := rel.Result; r != nil {

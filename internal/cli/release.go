@@ -6,15 +6,15 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/history"
-	"github.com/wirebench/wirebench/internal/pipeline"
 )
 
-// creepOptions are the pipeline's creep settings of c: the limit, the
+// creepOptions are the update's creep settings of c: the limit, the
 // runs back, whether to fail, and, with creep-since release, release
 // (nil otherwise) to find the release the reference run is of.
-func creepOptions(c *config.Config, u *pipeline.UpdateOptions, release func(context.Context) (history.CreepOptions, string)) {
+func creepOptions(c *config.Config, u *check.UpdateOptions, release func(context.Context) (history.CreepOptions, string)) {
 	runs, isRelease := c.CreepRuns()
 	u.Floor, u.FailOnCreep = c.HistoryFloor(), c.FailOnCreep
 	u.Creep = history.CreepOptions{Limit: c.CreepLimit, Runs: runs}

@@ -9,7 +9,7 @@ import "github.com/wirebench/wirebench/internal/sandbox"
 func cmdSandbox(args []string) error {
 	uid, gid, argv, err := sandbox.Parse(args)
 	if err != nil {
-		return badInput{err}
+		return badInput{Err: err}
 	}
 	return sandbox.Exec(uid, gid, argv)
 }

@@ -24,7 +24,7 @@ func cmdWorker(ctx context.Context, e *env, args []string) error {
 	}
 	benches, err := bench.Prepare(sel, bench.Datasets())
 	if err != nil {
-		return badInput{err}
+		return badInput{Err: err}
 	}
 	s := worker.Suite{Name: bench.SuiteName, Env: bench.CaptureEnv(e.getenv)}
 	for _, b := range benches {

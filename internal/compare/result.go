@@ -277,7 +277,7 @@ const (
 	MethodPaired Method = "same-runner-ab"
 	// MethodCounted is the same-runner A/B comparison of counted work:
 	// both builds counted on this machine in processes of their own,
-	// compared process set against process set (internal/ab.Count, internal/count).
+	// compared process set against process set (internal/check, internal/count).
 	MethodCounted Method = "counted-ab"
 )
 

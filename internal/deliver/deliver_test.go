@@ -18,10 +18,10 @@ import (
 
 	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/history"
-	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/store"
@@ -52,13 +52,13 @@ func slower(r *results.Results, f float64) *results.Results {
 	return r
 }
 
-func outcome(t *testing.T, base, cand *results.Results) *pipeline.Outcome {
+func outcome(t *testing.T, base, cand *results.Results) *check.Outcome {
 	t.Helper()
 	var b *baseline.Baseline
 	if base != nil {
 		b = baseline.New(base, "")
 	}
-	o, err := pipeline.Against(b, cand, compare.Defaults(), report.Input{Title: "wirebench: test", BaselineSource: "b.json"})
+	o, err := check.Against(b, cand, compare.Defaults(), report.Input{Title: "wirebench: test", BaselineSource: "b.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,23 +69,23 @@ func TestLocal(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
 		name      string
-		o         *pipeline.Outcome
+		o         *check.Outcome
 		format    string
 		stdout    string // contained
 		stderr    string
 		reportHas string // "" no report file
 	}{
-		{"run", pipeline.Run(runOf(26), report.Input{}), "text", "raw", "results written", ""},
-		{"run bench", pipeline.Run(runOf(26), report.Input{}), "bench", "BenchmarkSerialize/codec=raw/dataset=small\t", "", ""},
+		{"run", check.Run(runOf(26), report.Input{}), "text", "raw", "results written", ""},
+		{"run bench", check.Run(runOf(26), report.Input{}), "bench", "BenchmarkSerialize/codec=raw/dataset=small\t", "", ""},
 		{"no baseline", outcome(t, nil, runOf(26)), "text", "FIRST RUN", "report written", "No baseline yet"},
 		{"pass", outcome(t, runOf(26), runOf(26)), "text", "0 regressions", "", "No regressions"},
 		{"fail", outcome(t, runOf(26), runOf(32)), "text", "B/msg", "the gate failed: 1 regression against b.json", "1 regression"},
 		{"fail json", outcome(t, runOf(26), runOf(32)), "json", `"verdict": "fail"`, "", "1 regression"},
 		{"fail markdown", outcome(t, runOf(26), runOf(32)), "markdown", "### ❌ 1 regression", "", "1 regression"},
-		{"broken", pipeline.Broken(report.Input{Title: "wirebench: go test -bench . ./..."}, "The benchmarks could not be measured",
+		{"broken", check.Broken(report.Input{Title: "wirebench: go test -bench . ./..."}, "The benchmarks could not be measured",
 			errors.New("build the tests of example.com/x: exit status 1\nx.go:3:1: syntax error")), "text",
 			"The benchmarks could not be measured: nothing was compared, the gate failed\nbuild the tests of example.com/x", "report written", "x.go:3:1: syntax error"},
-		{"broken json", pipeline.Broken(report.Input{Title: "wirebench: go test -bench . ./..."}, "The benchmarks could not be measured",
+		{"broken json", check.Broken(report.Input{Title: "wirebench: go test -bench . ./..."}, "The benchmarks could not be measured",
 			errors.New("build the tests of example.com/x: exit status 1\nx.go:3:1: syntax error")), "json",
 			`"verdict": "fail"`, "The benchmarks could not be measured: nothing was compared, the gate failed: build the tests of example.com/x: exit status 1\n", "x.go:3:1: syntax error"},
 	}
@@ -185,14 +185,14 @@ func TestGitHubOutputs(t *testing.T) {
 	defer os.Chdir(old)
 	for _, tt := range []struct {
 		name    string
-		o       *pipeline.Outcome
+		o       *check.Outcome
 		verdict string
 		regs    string
 		summary string
 	}{
 		{"fail", outcome(t, runOf(26), runOf(32)), "fail", "1", "### ❌ 1 regression"},
 		{"timing not enforced", outcome(t, runOf(26), slower(runOf(26), 1.5)), "pass", "1", "### ⚠️ 1 regression (not failing: timings are reported only"},
-		{"measured", pipeline.Run(runOf(26), report.Input{Title: "wirebench: default suite"}), "measured", "0", "### wirebench: default suite"},
+		{"measured", check.Run(runOf(26), report.Input{Title: "wirebench: default suite"}), "measured", "0", "### wirebench: default suite"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			files := map[string]string{"GITHUB_OUTPUT": filepath.Join(dir, tt.name+".out"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, tt.name+".sum")}
@@ -242,7 +242,7 @@ func TestGitHubUpdateCreep(t *testing.T) {
 	defer os.Chdir(old)
 	for _, fail := range []bool{false, true} {
 		st := store.File{Path: filepath.Join(dir, fmt.Sprint(fail)+".json"), Suite: "default"}
-		var o *pipeline.Outcome
+		var o *check.Outcome
 		for i := 1; i <= 8; i++ {
 			r := runOf(26)
 			r.Benchmarks[0].Metrics = []results.Metric{{Unit: results.UnitInstructionsPerOp}}
@@ -251,8 +251,8 @@ func TestGitHubUpdateCreep(t *testing.T) {
 			}
 			r.Env.Time = r.Env.Time.Add(time.Duration(i) * time.Minute)
 			var err error
-			u := pipeline.UpdateOptions{Creep: history.CreepOptions{Limit: 0.02, Runs: 20}, FailOnCreep: fail}
-			if o, err = pipeline.Update(context.Background(), st, r, u, report.Input{}); err != nil {
+			u := check.UpdateOptions{Creep: history.CreepOptions{Limit: 0.02, Runs: 20}, FailOnCreep: fail}
+			if o, err = check.Update(context.Background(), st, r, u, report.Input{}); err != nil {
 				t.Fatal(err)
 			}
 			if c := o.Report.ChangePoints.Creep; c != nil && len(c.Found) > 0 {
@@ -301,7 +301,7 @@ func TestGitHubUpdateChangePoints(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			st := store.File{Path: filepath.Join(dir, tt.name+".json"), Suite: "default"}
-			var o *pipeline.Outcome
+			var o *check.Outcome
 			for i := 1; i <= 22; i++ { // the message grows at run 19, an exact step seen at once
 				size := 26.0
 				if i >= 19 {
@@ -314,7 +314,7 @@ func TestGitHubUpdateChangePoints(t *testing.T) {
 					acc = accept.Set{{Source: "label wirebench:accept", PR: 9}}
 				}
 				var err error
-				if o, err = pipeline.Update(context.Background(), st, r, pipeline.UpdateOptions{Accepted: acc, FailOnChangePoint: tt.fail}, report.Input{}); err != nil {
+				if o, err = check.Update(context.Background(), st, r, check.UpdateOptions{Accepted: acc, FailOnChangePoint: tt.fail}, report.Input{}); err != nil {
 					t.Fatal(err)
 				}
 				if len(o.Report.ChangePoints.NewPoints()) > 0 {

@@ -12,13 +12,13 @@ import (
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/githubapi"
 	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/logsafe"
-	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/plot"
 	"github.com/wirebench/wirebench/internal/relay"
 	"github.com/wirebench/wirebench/internal/report"
@@ -52,7 +52,7 @@ type GitHub struct {
 }
 
 // Deliver writes o.
-func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
+func (g GitHub) Deliver(ctx context.Context, o *check.Outcome) error {
 	log := logsafe.NewWriter(g.Log, "")
 	defer log.Flush()
 	g.Log = log
@@ -66,12 +66,12 @@ func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	case o.Broken != "":
 		md = report.BrokenMarkdown(in.Title, o.Broken, o.Cause, in.Notes)
 		g.commentText(ctx, md, o)
-	case o.Verdict == pipeline.Measured:
+	case o.Verdict == check.Measured:
 		md = report.RunMarkdown(in.Title, in.Notes, in.Candidate)
 		if err := report.RunTable(g.Log, in.Candidate); err != nil {
 			return err
 		}
-	case o.Verdict == pipeline.Updated:
+	case o.Verdict == check.Updated:
 		line := fmt.Sprintf("Baseline updated: %s, %d benchmarks, %s in its history.", o.Updated, len(in.Candidate.Benchmarks), human.Plural(len(o.Stored.History), "run", "runs"))
 		g.info("wirebench: %s", line)
 		if a := in.ChangePoints; a != nil {
@@ -115,7 +115,7 @@ func (g GitHub) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 // comments from when this run's token cannot (a fork's): the comparison
 // as its JSON report, or what could not be measured. Nothing is written
 // when nothing was compared (no baseline yet).
-func (g GitHub) writeRelay(o *pipeline.Outcome) error {
+func (g GitHub) writeRelay(o *check.Outcome) error {
 	if !g.Event.IsPullRequest() {
 		return nil
 	}
@@ -175,7 +175,7 @@ func (g GitHub) post(ctx context.Context, number int, md string, changed bool) (
 // comment posts or refreshes the sticky comment as the comment input says.
 // A failure is a warning, never a failed check: on pull requests from forks
 // the token is read-only, and the report is in the job summary anyway.
-func (g GitHub) commentText(ctx context.Context, md string, o *pipeline.Outcome) {
+func (g GitHub) commentText(ctx context.Context, md string, o *check.Outcome) {
 	if !g.Event.IsPullRequest() || g.Comment == "never" {
 		return
 	}
@@ -203,7 +203,7 @@ func (g GitHub) info(format string, args ...any) {
 }
 
 // outputs sets the step's outputs, the one place they are set.
-func (g GitHub) outputs(o *pipeline.Outcome, reportPath, resultsPath string) {
+func (g GitHub) outputs(o *check.Outcome, reportPath, resultsPath string) {
 	if !g.Outputs {
 		return
 	}

@@ -16,11 +16,11 @@ import (
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 
 	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/fakegithub"
 	"github.com/wirebench/wirebench/internal/githubapi"
-	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 )
@@ -78,7 +78,7 @@ func TestHostileTextInert(t *testing.T) {
 	os.Chdir(dir)
 	defer os.Chdir(old)
 
-	o, err := pipeline.Against(baseline.New(hostileRun(26), ""), hostileRun(32), compare.Defaults(),
+	o, err := check.Against(baseline.New(hostileRun(26), ""), hostileRun(32), compare.Defaults(),
 		report.Input{Title: "wirebench: test", BaselineSource: "b.json", Notes: []string{hostileNote}})
 	if err != nil {
 		t.Fatal(err)

@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/human"
-	"github.com/wirebench/wirebench/internal/pipeline"
 	"github.com/wirebench/wirebench/internal/plot"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
@@ -70,7 +70,7 @@ func (l Local) own(path string) error {
 }
 
 // Deliver writes o.
-func (l Local) Deliver(ctx context.Context, o *pipeline.Outcome) error {
+func (l Local) Deliver(ctx context.Context, o *check.Outcome) error {
 	in := o.Report
 	if err := l.writeResults(in.Candidate); err != nil {
 		return err
@@ -81,15 +81,15 @@ func (l Local) Deliver(ctx context.Context, o *pipeline.Outcome) error {
 	switch {
 	case o.Broken != "":
 		return l.deliverBroken(o)
-	case o.Verdict == pipeline.Measured:
+	case o.Verdict == check.Measured:
 		return writeRun(l.Stdout, in.Candidate, l.Format)
-	case o.Verdict == pipeline.Updated:
+	case o.Verdict == check.Updated:
 		if _, err := fmt.Fprintf(l.Stdout, "baseline %s updated: %s, %s in its history\n", o.Updated,
 			human.Plural(len(in.Candidate.Benchmarks), "benchmark", "benchmarks"), human.Plural(len(o.Stored.History), "run", "runs")); err != nil {
 			return err
 		}
 		return l.writeChangePoints(in.ChangePoints, o.Stored.History)
-	case o.Verdict == pipeline.NoBaseline:
+	case o.Verdict == check.NoBaseline:
 		if err := l.writeReport(in); err != nil {
 			return err
 		}
@@ -143,7 +143,7 @@ func (l Local) writeChangePoints(a *history.Analysis, h []baseline.Entry) error 
 
 // deliverBroken writes the outcome of a check whose code could not be
 // measured: the report, and on stdout what failed and why, once.
-func (l Local) deliverBroken(o *pipeline.Outcome) error {
+func (l Local) deliverBroken(o *check.Outcome) error {
 	if l.ReportPath != "" {
 		md := report.BrokenMarkdown(o.Report.Title, o.Broken, o.Cause, o.Report.Notes)
 		if err := writeMarkdown(l.ReportPath, md); err != nil {

@@ -6,7 +6,7 @@
 // same-runner A/B engine, which builds the base and the head and measures
 // them side by side.
 //
-// Sources are the seam between "what is measured" and the one pipeline
-// that compares, reports and delivers it: adding a source is one file
+// Sources are the seam between "what is measured" and the one flow
+// (internal/check) that compares, reports and delivers it: adding a source is one file
 // here, and nothing downstream changes.
 package source

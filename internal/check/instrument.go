@@ -1,4 +1,4 @@
-package cli
+package check
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/wirebench/wirebench/internal/results"
 )
 
-// counting resolves the metric setting of c into how to measure: nil to
+// Instrument resolves the metric setting of c into how to measure: nil to
 // time, or how to count under callgrind; with a note for the report when
 // auto chose, or could not count. ref, when not nil, is the stored
 // reference a check is judged against: auto takes its metric (a check
@@ -23,7 +23,7 @@ import (
 // naming the install command; auto then times, and says so. clock says
 // the run times beside a count under auto (clocked: an A/B comparison,
 // a check or an update), which takes the budget setting.
-func counting(ctx context.Context, c *config.Config, ref *results.Results, clock bool) (*count.Settings, string, error) {
+func Instrument(ctx context.Context, c *config.Config, ref *results.Results, clock bool) (*count.Settings, string, error) {
 	metric := c.Metric
 	var note string
 	if auto(c) {
@@ -106,23 +106,23 @@ func clocked(c *config.Config, ct *count.Settings) bool { return ct != nil && au
 // auto reports whether c leaves the metric to wirebench.
 func auto(c *config.Config) bool { return c.Metric == "" || c.Metric == config.MetricAuto }
 
-// countedOptions are the comparison's options for a run counted as ct
+// CountedOptions are the comparison's options for a run counted as ct
 // (nil: timed, o as it is): the counted unit that gates, and the counted
 // effect floor unless the threshold setting gives one.
-func countedOptions(c *config.Config, o compare.Options, ct *count.Settings) compare.Options {
+func CountedOptions(c *config.Config, o compare.Options, ct *count.Settings) compare.Options {
 	if ct == nil {
 		return o
 	}
 	return countedUnitOptions(c, o, ct.Callgrind.CacheSim)
 }
 
-// countedResultsOptions are countedOptions for two runs read from files
+// CountedResultsOptions are CountedOptions for two runs read from files
 // (compare): when both were counted, the unit the candidate's counter
 // gates on (est-cycles/op when it simulated the cache) and the counted
 // effect floor, as the check that measured them used; otherwise o as it
 // is. Without it, two counted runs would be judged against the timings'
 // 5%, and a count that moved +1.5% [+0.9%, +2.1%] called unchanged.
-func countedResultsOptions(c *config.Config, o compare.Options, base, cand *results.Results) compare.Options {
+func CountedResultsOptions(c *config.Config, o compare.Options, base, cand *results.Results) compare.Options {
 	if base == nil || cand == nil || base.Settings.Counter == nil || cand.Settings.Counter == nil {
 		return o
 	}

@@ -1,24 +1,25 @@
-package ab
+package check
 
 import (
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
-// TestWithClock: the clock's ns/op comparisons join the counted ones,
+// TestJoinPairedClock: the clock's ns/op comparisons join the counted ones,
 // each wall-time change says whether the count saw it, a counted change
 // says what the clock saw, and the clock's noisy A/A check holds back
 // the timings only.
-func TestWithClock(t *testing.T) {
+func TestJoinPairedClock(t *testing.T) {
 	cmp := func(name, unit string, v compare.Verdict, ratio float64) compare.Comparison {
 		return compare.Comparison{Name: name, Unit: unit, Kind: compare.Noisy, Verdict: v, Ratio: ratio, Lo: ratio - 0.01, Hi: ratio + 0.01}
 	}
 	ins, ns := results.UnitInstructionsPerOp, results.UnitNsPerOp
-	counted := &Outcome{Elapsed: time.Minute, Result: &compare.Result{
+	counted := &ab.Outcome{Elapsed: time.Minute, Result: &compare.Result{
 		Options: compare.Options{CountedUnit: ins},
 		Comparisons: []compare.Comparison{
 			cmp("Walk", ins, compare.Unchanged, 1.0),
@@ -28,7 +29,7 @@ func TestWithClock(t *testing.T) {
 		},
 	}}
 	noisy := &compare.AACheck{Benchmarks: 3, Flagged: []string{"Plain"}, Noisy: true}
-	timed := &Outcome{Elapsed: 15 * time.Second, Rounds: 20, Generations: 2, ConfirmRounds: 4, ConfirmGenerations: 1, Result: &compare.Result{
+	timed := &ab.Outcome{Elapsed: 15 * time.Second, Rounds: 20, Generations: 2, ConfirmRounds: 4, ConfirmGenerations: 1, Result: &compare.Result{
 		Options: compare.Options{Threshold: 0.15},
 		AA:      noisy,
 		Comparisons: []compare.Comparison{
@@ -38,7 +39,7 @@ func TestWithClock(t *testing.T) {
 			{Name: "Walk", Unit: "B/op", Kind: compare.Exact, Verdict: compare.Regression, Ratio: 2},
 		},
 	}}
-	o := WithClock(counted, timed, 12*time.Second)
+	o := joinPairedClock(counted, timed, 12*time.Second)
 	r := o.Result
 	if len(r.Comparisons) != 7 {
 		t.Fatalf("%d comparisons, want the 4 counted and the 3 ns/op: %+v", len(r.Comparisons), r.Comparisons)
@@ -90,10 +91,10 @@ func TestClockBudget(t *testing.T) {
 	for _, tc := range []struct{ counting, want time.Duration }{
 		{time.Second, MinClockBudget},
 		{5 * time.Minute, time.Minute},
-		{time.Hour, DefaultBudget},
+		{time.Hour, ab.DefaultBudget},
 	} {
-		if got := ClockBudget(tc.counting); got != tc.want {
-			t.Errorf("ClockBudget(%s) = %s, want %s", tc.counting, got, tc.want)
+		if got := pairedClockBudget(tc.counting); got != tc.want {
+			t.Errorf("pairedClockBudget(%s) = %s, want %s", tc.counting, got, tc.want)
 		}
 	}
 }

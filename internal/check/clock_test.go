@@ -1,4 +1,4 @@
-package pipeline
+package check
 
 import (
 	"strings"
@@ -36,12 +36,12 @@ func clockedRun(hour int, slow float64, a ...float64) *results.Results {
 	return r
 }
 
-// TestWithClock: against a stored baseline whose runs were counted and
+// TestJoinClock: against a stored baseline whose runs were counted and
 // timed, a wall-time change beyond the clock's floor fails the run even
 // when the count did not move, and says the count could not see it; one
 // inside the floor does not; a baseline without wall times has no
 // Clocked baseline.
-func TestWithClock(t *testing.T) {
+func TestJoinClock(t *testing.T) {
 	var base *baseline.Baseline
 	procs := []float64{10000, 10002, 9999, 10001, 10000}
 	base = baseline.Refresh(base, countedRun(0, procs...), "", 50) // before the wall-time check
@@ -84,7 +84,7 @@ func TestWithClock(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o = WithClock(o, to, compare.Clock{Budget: 20e9, Rounds: 10})
+			o = joinClock(o, to, compare.Clock{Budget: 20e9, Rounds: 10})
 			c, ok := lookup(o.Report.Result, "BenchmarkA", results.UnitNsPerOp)
 			if !ok {
 				t.Fatal("no wall-time comparison of BenchmarkA")

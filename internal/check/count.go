@@ -1,19 +1,19 @@
-package ab
+package check
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
-// Count compares the head build against the base build by their counted
+// countPair compares the head build against the base build by their counted
 // work (count.Pair): every benchmark both builds have, in blocks of the
 // base's sizes, in Settings.Processes fresh processes of each under
 // callgrind; the two sets of processes are compared with compare.Compare,
@@ -21,14 +21,14 @@ import (
 // base with process k of the head, which had the same seed
 // (compare.TestPairedT), and sizes and allocations exactly. What that flags
 // is counted again in as many fresh processes of each build and judged
-// on all of them (settle) before it fails the run or is claimed. why
+// on all of them (settle, the one confirmation rule) before it fails the run or is claimed. why
 // says why the run was made this way, for the report.
 //
 // Counts do not depend on what runs beside them, so unlike the timed
-// comparison (Run) there is no pairing in time, no generations and no
+// comparison (ab.Run) there is no pairing in time, no generations and no
 // A/A check: the processes are the replicates, and the test's spread is
 // theirs.
-func Count(ctx context.Context, base, head count.Build, o count.Options, opts compare.Options, why string) (*Outcome, error) {
+func countPair(ctx context.Context, base, head count.Build, o count.Options, opts compare.Options, why string) (*ab.Outcome, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
@@ -81,8 +81,8 @@ type counts interface {
 // judged on its first processes, with the run's confidence: its interval
 // at compare.SettleConfidence was inside the floor, so at a lower level it is
 // too.
-func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*Outcome, error) {
-	out := &Outcome{}
+func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*ab.Outcome, error) {
+	out := &ab.Outcome{}
 	var err error
 	if out.Base, out.Head, err = p.Count(ctx); err != nil {
 		return nil, err
@@ -131,7 +131,7 @@ func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*Outcome,
 			eachCounter(out, func(c *results.Counter) { c.Further = len(names) })
 		}
 	}
-	if names := countedChanges(res); len(names) > 0 {
+	if names := confirmables(res); len(names) > 0 {
 		b, h, err := p.Again(ctx, names)
 		if err != nil {
 			return nil, err
@@ -141,7 +141,8 @@ func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*Outcome,
 			return nil, err
 		}
 		if all != nil {
-			out.Confirmations = append(out.Confirmations, settle(res, all)...)
+			_, _, used := settle(res, all)
+			out.Confirmations = append(out.Confirmations, used...)
 			out.ConfirmRounds = p.Processes()
 		}
 	}
@@ -152,7 +153,7 @@ func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*Outcome,
 // recompare joins further processes of both builds, b and h, to out's
 // results (results.AddProcesses) and compares all of them; nil when
 // there were none (b nil).
-func recompare(out *Outcome, b, h *results.Results, opts compare.Options) (*compare.Result, error) {
+func recompare(out *ab.Outcome, b, h *results.Results, opts compare.Options) (*compare.Result, error) {
 	if b == nil {
 		return nil, nil
 	}
@@ -163,7 +164,7 @@ func recompare(out *Outcome, b, h *results.Results, opts compare.Options) (*comp
 
 // eachCounter calls f with the counter settings of both builds' results,
 // where they have them.
-func eachCounter(out *Outcome, f func(*results.Counter)) {
+func eachCounter(out *ab.Outcome, f func(*results.Counter)) {
 	for _, r := range []*results.Results{out.Base, out.Head} {
 		if c := r.Settings.Counter; c != nil {
 			f(c)
@@ -229,59 +230,4 @@ func countedBenchmarks(res *compare.Result) int {
 		}
 	}
 	return len(names)
-}
-
-// confirmable reports whether Count counts c's benchmark again: a
-// counted regression that would fail the run, or a counted improvement.
-func confirmable(res *compare.Result, c compare.Comparison) bool {
-	if !c.Counted() {
-		return false
-	}
-	return c.Verdict == compare.Regression && res.Enforced(c) || c.Verdict == compare.Improvement
-}
-
-// countedChanges are the benchmarks of res's confirmable comparisons, by key.
-func countedChanges(res *compare.Result) []string {
-	var names []string
-	for _, c := range res.Comparisons {
-		if confirmable(res, c) && !slices.Contains(names, c.Name) {
-			names = append(names, c.Name)
-		}
-	}
-	return names
-}
-
-// settle re-judges res's confirmable comparisons by all, the comparison
-// of every process of both builds, and returns the comparisons of all it
-// used. A regression that does not hold there is marked unconfirmed
-// (reported, not enforced); one that does says so in its note. An
-// improvement that holds says so; one that does not is replaced by its
-// judgement on all processes (compare.NotHeld).
-func settle(res, all *compare.Result) []compare.Comparison {
-	var used []compare.Comparison
-	for i := range res.Comparisons {
-		c := &res.Comparisons[i]
-		if !confirmable(res, *c) {
-			continue
-		}
-		for _, a := range all.Comparisons {
-			if a.Name != c.Name || a.Unit != c.Unit {
-				continue
-			}
-			used = append(used, a)
-			what := fmt.Sprintf("%+.2f%% [%+.2f%%, %+.2f%%], p (adj.) = %.2g over %d+%d processes", 100*(a.Ratio-1), 100*(a.Lo-1), 100*(a.Hi-1), a.PAdjusted, a.Baseline.N, a.Candidate.N)
-			switch {
-			case c.Verdict == compare.Regression && a.Verdict == compare.Regression && all.Enforced(a):
-				c.Note = compare.JoinNote(c.Note, "held on all processes: "+what)
-			case c.Verdict == compare.Regression:
-				c.Unconfirmed = true
-				c.Note = compare.JoinNote(c.Note, "did not hold on all processes ("+what+"): reported, not enforced")
-			case a.Verdict == compare.Improvement:
-				c.Note = compare.JoinNote(c.Note, "held on all processes: "+what)
-			default:
-				*c = compare.NotHeld(*c, a)
-			}
-		}
-	}
-	return used
 }

@@ -1,4 +1,4 @@
-package cli
+package check
 
 import (
 	"fmt"
@@ -11,18 +11,18 @@ import (
 	"github.com/wirebench/wirebench/internal/human"
 )
 
-// dumpsSubdir is where, in the results directory, the callgrind dumps of
+// DumpsSubdir is where, in the results directory, the callgrind dumps of
 // the flagged counted benchmarks go (count.SaveDumps): with the results,
 // and so in the action's artifacts.
-const dumpsSubdir = "callgrind"
+const DumpsSubdir = "callgrind"
 
-// dumpsDir is the directory of the flagged benchmarks' dumps beside the
+// DumpsDir is the directory of the flagged benchmarks' dumps beside the
 // file out (the results, or ab's report), "" when no file is written.
-func dumpsDir(out string) string {
+func DumpsDir(out string) string {
 	if out == "" || out == "-" {
 		return ""
 	}
-	return filepath.Join(filepath.Dir(out), dumpsSubdir)
+	return filepath.Join(filepath.Dir(out), DumpsSubdir)
 }
 
 // keptDumps is a new temporary directory where a count keeps a block's

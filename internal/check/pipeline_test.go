@@ -1,4 +1,4 @@
-package pipeline
+package check
 
 import (
 	"context"
@@ -228,20 +228,20 @@ func TestAgainstHistory(t *testing.T) {
 func TestMeasureLike(t *testing.T) {
 	ref := runOf(100, 26)
 	ref.Settings = results.Settings{Budget: 20 * time.Second, Samples: 9}
-	fallback := Measure{Budget: time.Minute, Samples: 15}
+	fallback := Harness{Budget: time.Minute, Samples: 15}
 	tests := []struct {
 		name  string
 		ref   *results.Results
-		given Measure
-		want  Measure
+		given Harness
+		want  Harness
 		note  string
 	}{
-		{"both from the baseline", ref, Measure{}, Measure{20 * time.Second, 9}, "baseline's budget 20s and 9 samples, so that its timings are comparable"},
-		{"budget given", ref, Measure{Budget: 5 * time.Second}, Measure{5 * time.Second, 9}, "baseline's 9 samples."},
-		{"the baseline's budget given", ref, Measure{Budget: 20 * time.Second}, Measure{20 * time.Second, 9}, "baseline's 9 samples, so that"},
-		{"both given", ref, Measure{3 * time.Second, 4}, Measure{3 * time.Second, 4}, ""},
-		{"no baseline", nil, Measure{}, fallback, ""},
-		{"baseline records none", runOf(100, 26), Measure{}, fallback, ""},
+		{"both from the baseline", ref, Harness{}, Harness{20 * time.Second, 9}, "baseline's budget 20s and 9 samples, so that its timings are comparable"},
+		{"budget given", ref, Harness{Budget: 5 * time.Second}, Harness{5 * time.Second, 9}, "baseline's 9 samples."},
+		{"the baseline's budget given", ref, Harness{Budget: 20 * time.Second}, Harness{20 * time.Second, 9}, "baseline's 9 samples, so that"},
+		{"both given", ref, Harness{3 * time.Second, 4}, Harness{3 * time.Second, 4}, ""},
+		{"no baseline", nil, Harness{}, fallback, ""},
+		{"baseline records none", runOf(100, 26), Harness{}, fallback, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,4 +1,4 @@
-package ab
+package check
 
 import (
 	"strings"
@@ -33,10 +33,10 @@ func TestSettle(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			res := &compare.Result{Comparisons: []compare.Comparison{tt.first}}
 			all := &compare.Result{Comparisons: []compare.Comparison{tt.all}}
-			if got := countedChanges(res); len(got) != tt.used {
+			if got := confirmables(res); len(got) != tt.used {
 				t.Errorf("counted again %v, want %d benchmarks", got, tt.used)
 			}
-			used := settle(res, all)
+			_, _, used := settle(res, all)
 			c := res.Comparisons[0]
 			if len(used) != tt.used || c.Verdict != tt.verdict || c.Unconfirmed != tt.unconfirmed || !strings.Contains(c.Note, tt.note) {
 				t.Errorf("%d used, %s, unconfirmed %v, note %q; want %d, %s, %v, a note with %q", len(used), c.Verdict, c.Unconfirmed, c.Note, tt.used, tt.verdict, tt.unconfirmed, tt.note)

@@ -1,4 +1,4 @@
-package pipeline
+package check
 
 import (
 	"github.com/wirebench/wirebench/internal/accept"

@@ -1,8 +1,6 @@
-package cli
+package check
 
 import (
-	"bytes"
-	"strings"
 	"testing"
 	"time"
 
@@ -37,8 +35,10 @@ func TestClockPlan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, stdin: strings.NewReader(""), getenv: func(string) string { return "" }}
-			c, err := parse(e, tt.cmd, tt.args)
+			c, err := config.Parse(tt.cmd, tt.args)
+			if err == nil {
+				err = c.Validate(tt.cmd)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

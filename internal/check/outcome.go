@@ -1,20 +1,13 @@
-package pipeline
+package check
 
 import (
-	"context"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/wirebench/wirebench/internal/ab"
-	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
-	"github.com/wirebench/wirebench/internal/history"
-	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
-	"github.com/wirebench/wirebench/internal/store"
 )
 
 // Verdict is the outcome of a run in one word, as the action's verdict
@@ -144,120 +137,4 @@ func Broken(in report.Input, what string, cause error) *Outcome {
 func Run(cand *results.Results, in report.Input) *Outcome {
 	in.Candidate = cand
 	return &Outcome{Verdict: Measured, Report: in}
-}
-
-// UpdateOptions say how Update stores a run and what it looks for in the
-// history.
-type UpdateOptions struct {
-	// RunID names the CI run in the history, which keeps at most History
-	// runs (baseline.DefaultHistory when 0).
-	RunID   string
-	History int
-	// Accepted is what the pull requests merged by the run's commit
-	// accepted, and PullRequests their numbers, recorded with it.
-	Accepted     accept.Set
-	PullRequests []int
-	// Alpha is the chance of any false change point in the history
-	// (history.DefaultAlpha when 0); FailOnChangePoint fails the outcome
-	// on a change point this update is the first to see and that nothing
-	// explains.
-	Alpha             float64
-	FailOnChangePoint bool
-	// Floor is the effect floor of a count's step in the history
-	// (history.DefaultFloor when 0); Creep says how creep is looked for,
-	// CreepRelease, when set, finds the release the reference run is
-	// the run of in the history as stored (the CreepOptions it returns
-	// replace Creep's Release and InRelease), and FailOnCreep fails the
-	// outcome on an upward creep this update is the first to see.
-	Floor        float64
-	Creep        history.CreepOptions
-	CreepRelease func(ctx context.Context) (history.CreepOptions, string)
-	FailOnCreep  bool
-}
-
-// Update refreshes the baseline in st with cand (see baseline.Refresh)
-// and finds the change points of its history (history.Analyze), marking
-// those the history before this run did not show: the report's
-// ChangePoints.
-func Update(ctx context.Context, st store.Store, cand *results.Results, u UpdateOptions, in report.Input) (*Outcome, error) {
-	var stored *baseline.Baseline
-	var previous []baseline.Entry
-	where, err := st.Update(ctx, func(old *baseline.Baseline) *baseline.Baseline {
-		stored = baseline.RefreshAccepted(old, cand, u.RunID, u.History, u.Accepted, u.PullRequests)
-		previous = []baseline.Entry{}
-		if old != nil {
-			previous = old.History
-		}
-		return stored
-	})
-	if err != nil {
-		return nil, err
-	}
-	in.Candidate, in.History = cand, stored.History
-	creep := u.Creep
-	if u.CreepRelease != nil && creep.Limit > 0 {
-		r, note := u.CreepRelease(ctx)
-		creep.Release, creep.InRelease = r.Release, r.InRelease
-		if note != "" {
-			in.Notes = append(in.Notes, note)
-		}
-	}
-	in.ChangePoints = history.Analyze(stored.History, previous, history.Options{Alpha: u.Alpha, Floor: u.Floor, Creep: creep})
-	o := &Outcome{Verdict: Updated, Report: in, Updated: where, Stored: stored}
-	if u.FailOnChangePoint {
-		for _, p := range in.ChangePoints.NewPoints() {
-			if !p.Explained() {
-				o.FailsOnChangePoint = true
-			}
-		}
-	}
-	if c := in.ChangePoints.Creep; u.FailOnCreep && c != nil {
-		for _, cr := range c.Found {
-			if cr.New && cr.Change > 0 {
-				o.FailsOnCreep = true
-			}
-		}
-	}
-	return o, nil
-}
-
-// Measure is how long and how often a run measures: the harness settings
-// a check can take from its baseline.
-type Measure struct {
-	Budget  time.Duration
-	Samples int
-}
-
-// MeasureLike is what a check against the reference ref measures with:
-// each of the budget and samples the user gave (non-zero in given), else
-// the one ref was measured with, else fallback's; with a note for the
-// report when the baseline's were taken. Timings depend on the batch sizes
-// these settings choose, so a candidate measured otherwise is reported,
-// not enforced (compare.TimingGate); taking the baseline's by default is
-// what keeps a check comparable without the user knowing them.
-func MeasureLike(ref *results.Results, given, fallback Measure) (Measure, string) {
-	m := fallback
-	var taken []string
-	switch {
-	case given.Budget > 0:
-		m.Budget = given.Budget
-	case ref != nil && ref.Settings.Budget > 0:
-		m.Budget = ref.Settings.Budget
-		taken = append(taken, "budget "+m.Budget.String())
-	}
-	switch {
-	case given.Samples > 0:
-		m.Samples = given.Samples
-	case ref != nil && ref.Settings.Samples > 0:
-		m.Samples = ref.Settings.Samples
-		taken = append(taken, human.Plural(m.Samples, "sample", "samples"))
-	}
-	if len(taken) == 0 {
-		return m, ""
-	}
-	note := "Measured with the baseline's " + strings.Join(taken, " and ")
-	if m.Budget == ref.Settings.Budget && m.Samples == ref.Settings.Samples {
-		note += ", so that its timings are comparable with the baseline's"
-	}
-	return m, note + "."
 }
