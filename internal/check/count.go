@@ -101,11 +101,7 @@ func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*ab.Outco
 		left := unsettled(first)
 		processes := p.First()
 		if len(left) > 0 {
-			b, h, err := p.Rest(ctx, left)
-			if err != nil {
-				return nil, err
-			}
-			all, err := recompare(out, b, h, opts)
+			all, err := recount(ctx, out, p.Rest, left, opts)
 			if err != nil {
 				return nil, err
 			}
@@ -118,11 +114,7 @@ func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*ab.Outco
 		})
 	}
 	if names := open(res, p.Processes(), opts.Threshold, opts.Confidence); len(names) > 0 {
-		b, h, err := p.More(ctx, names)
-		if err != nil {
-			return nil, err
-		}
-		all, err := recompare(out, b, h, opts)
+		all, err := recount(ctx, out, p.More, names, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -132,11 +124,7 @@ func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*ab.Outco
 		}
 	}
 	if names := confirmables(res); len(names) > 0 {
-		b, h, err := p.Again(ctx, names)
-		if err != nil {
-			return nil, err
-		}
-		all, err := recompare(out, b, h, opts)
+		all, err := recount(ctx, out, p.Again, names, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -150,12 +138,14 @@ func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*ab.Outco
 	return out, nil
 }
 
-// recompare joins further processes of both builds, b and h, to out's
-// results (results.AddProcesses) and compares all of them; nil when
-// there were none (b nil).
-func recompare(out *ab.Outcome, b, h *results.Results, opts compare.Options) (*compare.Result, error) {
-	if b == nil {
-		return nil, nil
+// recount counts the benchmarks names in further processes of both
+// builds (stage: counts.Rest, More or Again), joins them to out's
+// results (results.AddProcesses) and compares all of them; nil when the
+// stage counted none.
+func recount(ctx context.Context, out *ab.Outcome, stage func(context.Context, []string) (*results.Results, *results.Results, error), names []string, opts compare.Options) (*compare.Result, error) {
+	b, h, err := stage(ctx, names)
+	if err != nil || b == nil {
+		return nil, err
 	}
 	out.Base.AddProcesses(b)
 	out.Head.AddProcesses(h)
