@@ -304,19 +304,15 @@ func (a *actionRun) check(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if o.Broken != "" {
+		switch {
+		case o.Broken != "":
 			a.gha.Errorf("the pull request's benchmarks could not be measured: %s", firstLine(o.Cause.Error()))
-			if err := a.delivery().Deliver(ctx, o); err != nil {
-				return err
-			}
-			return gate(o.Failed())
-		}
-		if o.Verdict == check.NoBaseline {
+		case o.Verdict == check.NoBaseline:
 			if why != "" {
 				o.Report.Notes = append(o.Report.Notes, "Stored-baseline comparison: "+why+".")
 			}
 			o.Report.Notes = append(o.Report.Notes, fmt.Sprintf("No baseline yet (%s): this run passes and is not compared. A push to %s with mode auto creates the baseline.", src, a.baselineBranch()))
-		} else {
+		default:
 			o.Report.Result.Why = why // same-runner A/B: why the stored baseline was used
 		}
 	}
