@@ -11,6 +11,7 @@ import (
 	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/report"
+	"github.com/wirebench/wirebench/internal/source"
 	"github.com/wirebench/wirebench/internal/store"
 )
 
@@ -23,10 +24,9 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	src := commandSource(c, e)
-	st := store.File{Path: c.BaselinePath, Suite: src.Suite()}
-	base, err := st.Load(ctx)
+	st, base, err := loadFile(ctx, c, src)
 	if err != nil {
-		return badInput{Err: err}
+		return err
 	}
 	in := report.Input{BaselineSource: st.Where(), Title: "wirebench: " + src.Title(), FailOn: c.FailCondition()}
 	o, err := check.Stored{Host: e, Config: c, Source: src, Base: base, Input: in, Dumps: check.DumpsDir(c.Out)}.Run(ctx)
@@ -47,6 +47,18 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return gate(o.Failed())
+}
+
+// loadFile reads the baseline file c names for src's suite; one that
+// cannot be read is bad input (an update never overwrites it: its history
+// would be lost).
+func loadFile(ctx context.Context, c *config.Config, src source.Source) (store.File, *baseline.Baseline, error) {
+	st := store.File{Path: c.BaselinePath, Suite: src.Suite()}
+	base, err := st.Load(ctx)
+	if err != nil {
+		return st, nil, badInput{Err: err}
+	}
+	return st, base, nil
 }
 
 // deliverBroken writes the report of a check whose code could not be
@@ -107,9 +119,9 @@ func cmdUpdate(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	src := commandSource(c, e)
-	st := store.File{Path: c.BaselinePath, Suite: src.Suite()}
-	if _, err := st.Load(ctx); err != nil {
-		return badInput{Err: err}
+	st, _, err := loadFile(ctx, c, src)
+	if err != nil {
+		return err
 	}
 	if c.Filter != "" {
 		fmt.Fprintf(e.stderr, "wirebench: warning: --filter %q stores a partial reference; checks will list the other benchmarks as new\n", c.Filter)

@@ -9,7 +9,6 @@ import (
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/source"
-	"github.com/wirebench/wirebench/internal/store"
 )
 
 // cmdMerge merges the results of a job matrix's shards and, when a
@@ -25,10 +24,9 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintln(e.stderr, "wirebench: "+strings.Join(notes, " "))
-	st := store.File{Path: c.BaselinePath, Suite: src.Suite()}
-	base, err := st.Load(ctx)
+	st, base, err := loadFile(ctx, c, src)
 	if err != nil {
-		return badInput{Err: err}
+		return err
 	}
 	in := report.Input{BaselineSource: st.Where(), Title: "wirebench: " + src.Title(), FailOn: c.FailCondition(), Notes: notes}
 	o, err := check.Against(base, merged, c.CompareOptions(false), in)
