@@ -246,7 +246,7 @@ func unseenSentence(us []results.Unseen, clock *compare.Clock, md bool) string {
 	}
 	var parts []string
 	for _, u := range us[:min(len(us), maxUnseenNamed)] {
-		name := elide(ShortName(u.Name), maxNameBytes)
+		name := Elide(ShortName(u.Name), maxNameBytes)
 		if md {
 			name = escapeInline(name)
 		}
@@ -278,7 +278,7 @@ func serialSentence(keys []string, clock *compare.Clock, md bool) string {
 	}
 	var names []string
 	for _, k := range keys[:min(len(keys), maxUnseenNamed)] {
-		name := elide(ShortName(k), maxNameBytes)
+		name := Elide(ShortName(k), maxNameBytes)
 		if md {
 			name = escapeInline(name)
 		}
@@ -351,7 +351,7 @@ func spreadSection(d *document, r *compare.Result, details string) {
 		if c.Test == compare.TestPairedT {
 			test, procs, within = "paired t", human.Plural(c.Pairs, "pair", "pairs"), spreadPercent(c.PairSpread)
 		}
-		name := cellName(c.Name)
+		name := CellName(c.Name)
 		if c.Unit == results.UnitGCInstructionsPerOp {
 			name += " (" + c.Unit + ")"
 		}
@@ -386,11 +386,11 @@ func unpairedSentence(cs []compare.Comparison, threshold float64) string {
 		if c.Test != compare.TestPairedT || c.PairSpread < c.Spread/2 || !(c.MDE >= threshold/10) {
 			continue
 		}
-		part := fmt.Sprintf("%s (within pairs %s, between processes %s", cellName(c.Name), spreadPercent(c.PairSpread), spreadPercent(c.Spread))
+		part := fmt.Sprintf("%s (within pairs %s, between processes %s", CellName(c.Name), spreadPercent(c.PairSpread), spreadPercent(c.Spread))
 		if len(c.Varying) > 0 {
 			fns := make([]string, len(c.Varying))
 			for i, f := range c.Varying {
-				fns[i] = fmt.Sprintf("%s ±%s", codeName(elide(funcName(f.Name), maxNameBytes)), FormatCount(f.Instructions))
+				fns[i] = fmt.Sprintf("%s ±%s", codeName(Elide(funcName(f.Name), maxNameBytes)), FormatCount(f.Instructions))
 			}
 			part += "; varying most between processes, per operation: " + strings.Join(fns, ", ")
 		}

@@ -45,7 +45,7 @@ func platform(e results.Env) string {
 
 // keyFields are shown in the report body.
 var keyFields = []envField{
-	{"Commit", func(e results.Env) string { return shortSHA(e.Commit) }, false},
+	{"Commit", func(e results.Env) string { return ShortSHA(e.Commit) }, false},
 	{"Ref", func(e results.Env) string { return e.Ref }, false},
 	{"Go", func(e results.Env) string { return e.GoVersion }, true},
 	{"GOOS/GOARCH", platform, true},
@@ -85,11 +85,11 @@ func envTable(base, cand results.Env, fields []envField, modules bool) string {
 		if x == "" && y == "" {
 			return
 		}
-		cy := escapeCell(orDash(y))
+		cy := EscapeCell(orDash(y))
 		if mark && x != y {
 			cy = "**" + cy + "**"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", escapeCell(name), escapeCell(orDash(x)), cy)
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", EscapeCell(name), EscapeCell(orDash(x)), cy)
 	}
 	for _, f := range fields {
 		row(f.name, f.get(base), f.get(cand), f.mark)
@@ -184,7 +184,7 @@ func envLine(e results.Env) string {
 		add("machine " + e.Machine)
 	}
 	if e.Commit != "" {
-		add("commit " + shortSHA(e.Commit))
+		add("commit " + ShortSHA(e.Commit))
 	}
 	if e.Ref != "" {
 		add(e.Ref)

@@ -44,20 +44,20 @@ func ShortName(name string) string {
 // be arbitrarily long, and one of them must not eat the report's budget.
 const maxNameBytes = 120
 
-// cellName is a benchmark name ready for a Markdown table cell; a
+// CellName is a benchmark name ready for a Markdown table cell; a
 // benchmark of a package (a key, see results.Key) shows its package under
 // the name, small.
-func cellName(name string) string {
-	cell := escapeCell(elide(ShortName(name), maxNameBytes))
+func CellName(name string) string {
+	cell := EscapeCell(Elide(ShortName(name), maxNameBytes))
 	if pkg, _ := results.SplitKey(name); pkg != "" {
-		cell += " <sub>" + escapeCell(elide(pkg, maxNameBytes)) + "</sub>"
+		cell += " <sub>" + EscapeCell(Elide(pkg, maxNameBytes)) + "</sub>"
 	}
 	return cell
 }
 
-// elide shortens s to at most n bytes by cutting its middle, on rune
+// Elide shortens s to at most n bytes by cutting its middle, on rune
 // boundaries, so both the start and the distinguishing end stay visible.
-func elide(s string, n int) string {
+func Elide(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -74,7 +74,7 @@ func elide(s string, n int) string {
 	return s[:head] + dots + s[tail:]
 }
 
-// escapeCell makes arbitrary text safe inside a GFM table cell: pipes,
+// EscapeCell makes arbitrary text safe inside a GFM table cell: pipes,
 // HTML (so a "<!--" cannot hide the rest of a comment, an <img> stays
 // text), emphasis, links and code spans are neutralised; @mentions,
 // issue references, bare URLs and e-mail addresses are broken with a
@@ -82,7 +82,7 @@ func elide(s string, n int) string {
 // line breaks, which would end the row, become spaces. Text a pull
 // request controls (benchmark names, a worker's messages) goes through it
 // wherever a report shows it.
-func escapeCell(s string) string {
+func EscapeCell(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for i, r := range s {
@@ -147,14 +147,14 @@ func startsDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
 
 // escapeInline makes text from the caller (titles, sources, reasons) safe
 // in running Markdown text; it is the cell escaping, which suffices.
-func escapeInline(s string) string { return escapeCell(s) }
+func escapeInline(s string) string { return EscapeCell(s) }
 
-// plainText renders plain text (a note, a reason: anything that may quote
+// PlainText renders plain text (a note, a reason: anything that may quote
 // a pull request or a worker) as inert Markdown on one line: spans
 // between backticks stay inline code (inert by nature, and how
 // wirebench's own notes show commands), everything else is escaped like a
 // cell. An unmatched backtick is shown as one.
-func plainText(s string) string {
+func PlainText(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return ' ' // then collapsed with the rest of the white space
@@ -213,8 +213,8 @@ func code(s string) string {
 	return "`" + s + "`"
 }
 
-// shortSHA returns the first 7 characters of a commit hash.
-func shortSHA(c string) string {
+// ShortSHA returns the first 7 characters of a commit hash.
+func ShortSHA(c string) string {
 	if len(c) > 7 {
 		return c[:7]
 	}

@@ -65,7 +65,7 @@ func aaSentence(r *compare.Result, plain bool) string {
 		if plain {
 			names[i] = ShortName(n)
 		} else {
-			names[i] = cellName(n)
+			names[i] = CellName(n)
 		}
 	}
 	s := fmt.Sprintf("A/A check: the base build against a second base worker flagged %s of %d (%s), also on re-measurement: the machine was too noisy to trust the timings, so timing regressions are reported but do not fail the run. Exact metrics still gate.",
