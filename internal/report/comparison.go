@@ -54,12 +54,12 @@ func comparisonDocument(in Input) *document {
 
 	d.add(detailsOpen(measuredSummary(in)))
 	d.add(summaryText(in) + "\n\n")
-	for _, s := range []string{methodSentence(r, false), aaSentence(r, false), gateSentence(r, false), countedSentence(r, candidateElapsed(in))} {
+	for _, s := range []string{methodSentence(r, mdStyle), aaSentence(r, mdStyle), gateSentence(r, mdStyle), countedSentence(r, candidateElapsed(in))} {
 		if s != "" {
 			d.add(s + "\n\n")
 		}
 	}
-	for _, s := range countNotes(nil, r.Unseen, r.Serial, r.Clock, true) {
+	for _, s := range countNotes(nil, r.Unseen, r.Serial, r.Clock, mdStyle) {
 		d.add(s + "\n\n")
 	}
 	d.add(NotesList(in.Notes, in.MarkdownNotes))
@@ -528,8 +528,8 @@ func environmentSection(d *document, r *compare.Result) {
 	}
 	b.WriteString(detailsOpen(summary))
 	b.WriteString(envTable(r.BaselineEnv, r.CandidateEnv, keyFields, false))
-	b.WriteString("\n" + shiftSentence(r, false))
-	if s := otherSentence(r.OtherDiffers, false); s != "" {
+	b.WriteString("\n" + shiftSentence(r, mdStyle))
+	if s := otherSentence(r.OtherDiffers, mdStyle); s != "" {
 		b.WriteString(" " + s)
 	}
 	b.WriteString("\n\n")

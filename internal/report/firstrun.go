@@ -43,7 +43,7 @@ func firstRunDocument(in Input) *document {
 
 	d.add("#### This run\n\n")
 	runTable(d, cand, in.Details)
-	for _, s := range countNotes(cand.Settings.Counter, cand.Unseen(), cand.Serial(), nil, true) {
+	for _, s := range countNotes(cand.Settings.Counter, cand.Unseen(), cand.Serial(), nil, mdStyle) {
 		d.add(s + "\n\n")
 	}
 	trendSection(d, nil, in.History, cand)

@@ -239,7 +239,7 @@ func TestGateSentenceDispersion(t *testing.T) {
 				Comparisons: []compare.Comparison{{Name: "BenchmarkX", Unit: results.UnitNsPerOp, Kind: compare.Noisy, Verdict: compare.Unchanged, Test: compare.TestNewRun}},
 				Gate:        &compare.TimingGate{Runs: 6, Needed: compare.MinHistoryRuns, Dispersion: tt.d},
 			}
-			got := gateSentence(r, true)
+			got := gateSentence(r, textStyle)
 			if !strings.HasPrefix(got, "Timings are judged against the baseline's history: 6 runs") {
 				t.Fatalf("sentence %q", got)
 			}
@@ -273,7 +273,7 @@ func TestGateSentenceBusy(t *testing.T) {
 				Comparisons: []compare.Comparison{{Name: par[0], Unit: results.UnitNsPerOp, Kind: compare.Noisy, Verdict: compare.Unchanged, Test: compare.TestNewRun}},
 				Gate:        &compare.TimingGate{Runs: 6, Needed: compare.MinHistoryRuns, Busy: tt.b},
 			}
-			got := gateSentence(r, true)
+			got := gateSentence(r, textStyle)
 			if has := strings.Contains(got, "Other processes kept"); has != (tt.want != "") || !strings.Contains(got, tt.want) {
 				t.Errorf("sentence %q, want it to contain %q", got, tt.want)
 			}

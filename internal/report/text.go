@@ -31,7 +31,7 @@ func Text(w io.Writer, r *compare.Result) error {
 			fmt.Fprintf(bw, "%s%s\n", pick(i == 0, e.label, strings.Repeat(" ", len(e.label))), line)
 		}
 	}
-	for _, s := range append([]string{methodSentence(r, true), aaSentence(r, true), gateSentence(r, true), countedSentence(r, 0)}, countNotes(nil, r.Unseen, r.Serial, r.Clock, false)...) {
+	for _, s := range append([]string{methodSentence(r, textStyle), aaSentence(r, textStyle), gateSentence(r, textStyle), countedSentence(r, 0)}, countNotes(nil, r.Unseen, r.Serial, r.Clock, textStyle)...) {
 		if s != "" {
 			writeProse(bw, s)
 		}
@@ -132,8 +132,8 @@ func Text(w io.Writer, r *compare.Result) error {
 		writeProse(bw, "identical, not measured: "+strings.Join(names, ", "))
 	}
 	fmt.Fprintln(bw)
-	writeProse(bw, shiftSentence(r, true))
-	if s := otherSentence(r.OtherDiffers, true); s != "" {
+	writeProse(bw, shiftSentence(r, textStyle))
+	if s := otherSentence(r.OtherDiffers, textStyle); s != "" {
 		writeProse(bw, s)
 	}
 	return bw.Flush()
