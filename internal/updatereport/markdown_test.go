@@ -96,10 +96,7 @@ func TestMarkdown(t *testing.T) {
 	if n := strings.Count(md, "```mermaid"); n != 3 {
 		t.Errorf("%d charts, want one per series that moved (3)", n)
 	}
-	for _, block := range reporttest.MermaidBlocks(md) {
-		if err := reporttest.CheckXYChart(block); err != nil {
-			t.Errorf("mermaid: %v\n%s", err, block)
-		}
+	for _, block := range reporttest.Charts(t, md) {
 		if strings.Count(block, "    line [") != 2 {
 			t.Errorf("a history chart without its two lines (runs, stretches):\n%s", block)
 		}
@@ -135,14 +132,8 @@ func TestMarkdownQuiet(t *testing.T) {
 			t.Errorf("lacks %q:\n%s", want, md)
 		}
 	}
-	blocks := reporttest.MermaidBlocks(md)
-	if len(blocks) != 1 || strings.Count(blocks[0], "    line [") != maxHeadlines {
+	if blocks := reporttest.Charts(t, md); len(blocks) != 1 || strings.Count(blocks[0], "    line [") != maxHeadlines {
 		t.Errorf("%d charts, want one of the %d headline series:\n%s", len(blocks), maxHeadlines, md)
-	}
-	for _, block := range blocks {
-		if err := reporttest.CheckXYChart(block); err != nil {
-			t.Errorf("mermaid: %v\n%s", err, block)
-		}
 	}
 	one := h[:1]
 	md = Markdown(Update{Line: "Baseline updated.", Candidate: run(one[0]), History: one, Analysis: history.Analyze(one, nil, history.Options{})})
@@ -224,14 +215,8 @@ func TestMarkdownCounted(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", want, md)
 		}
 	}
-	blocks := reporttest.MermaidBlocks(md)
-	if len(blocks) != 3 {
+	if blocks := reporttest.Charts(t, md); len(blocks) != 3 {
 		t.Errorf("%d charts, want the creep's and the two steps'", len(blocks))
-	}
-	for _, block := range blocks {
-		if err := reporttest.CheckXYChart(block); err != nil {
-			t.Errorf("mermaid: %v\n%s", err, block)
-		}
 	}
 	line := CreepLine(a.Creep.Found[0], a, in.History)
 	if line != "Decode instructions/op +2.1% over the last 13 merges, none above the 1% floor; largest: #102 +0.2% (since run 1 (c0ffee0, #101), the oldest stored)" {

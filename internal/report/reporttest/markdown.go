@@ -64,11 +64,20 @@ func CheckMarkdown(t testing.TB, md string) {
 			t.Errorf("a benchmark name leaked markup %s:\n%s", forbidden, Excerpt(out, forbidden))
 		}
 	}
-	for _, block := range MermaidBlocks(md) {
+	Charts(t, md)
+}
+
+// Charts returns the contents of md's ```mermaid fences, each checked
+// with CheckXYChart.
+func Charts(t testing.TB, md string) []string {
+	t.Helper()
+	blocks := MermaidBlocks(md)
+	for _, block := range blocks {
 		if err := CheckXYChart(block); err != nil {
 			t.Errorf("mermaid: %v\n%s", err, block)
 		}
 	}
+	return blocks
 }
 
 // Excerpt is the text around the first at in s, for a failure message.
