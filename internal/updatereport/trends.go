@@ -123,6 +123,37 @@ var headlinePalette = []string{"#0969da", "#1a7f37", "#bf8700", "#8250df"}
 // their first run to their latest, within their noise; "" when no
 // series has two runs.
 func headlineChart(a *history.Analysis) string {
+	unit := headlineUnit(a)
+	if unit == "" {
+		return ""
+	}
+	cands := headlineSeries(a, unit)
+	if len(cands) == 0 {
+		return ""
+	}
+	labels, lines, lo, hi := changeLines(cands)
+	span := math.Max(hi-lo, 0.2)
+	var b strings.Builder
+	fmt.Fprintf(&b, "The %s of %s that moved most since their first stored run, as a change from it (none of it a change point):\n\n",
+		human.Plural(len(cands), "series", "series"), report.EscapeCell(unit))
+	b.WriteString(report.LineChart{Height: 240, Palette: strings.Join(headlinePalette[:len(cands)], ", "),
+		Title: "Headline series: " + unit + ", change since the first run", Labels: labels, YLabel: "%",
+		YLo: report.Round4(lo - span*0.3), YHi: report.Round4(hi + span*0.3), Lines: lines}.Markdown())
+	names := []string{"blue", "green", "yellow", "purple"}
+	var legend []string
+	for k, s := range cands {
+		legend = append(legend, fmt.Sprintf("%s, %s (%s → %s, %s)", names[k], report.CellName(s.Key), report.FormatValue(s.Values[0], s.Unit),
+			report.FormatValue(s.Values[len(s.Values)-1], s.Unit), human.Change(s.Values[len(s.Values)-1]/s.Values[0]-1, 2)))
+	}
+	fmt.Fprintf(&b, "<sub>%s.</sub>\n\n", strings.Join(legend, "; "))
+	return b.String()
+}
+
+// headlineUnit is the unit speed is measured in among the series with
+// two runs or more: instructions/op, else another count, else ns/op,
+// else the unit most series have (the first by name of a tie); "" when
+// no series has two runs.
+func headlineUnit(a *history.Analysis) string {
 	byUnit := map[string]int{}
 	for _, s := range a.Series {
 		if len(s.Values) >= 2 {
@@ -144,35 +175,40 @@ func headlineChart(a *history.Analysis) string {
 			unit, best = u, rank
 		}
 	}
-	if unit == "" {
-		return ""
-	}
+	return unit
+}
+
+// headlineSeries are the series of unit, at most maxHeadlines, that
+// moved most from their first run to their latest.
+func headlineSeries(a *history.Analysis, unit string) []history.Series {
 	var cands []history.Series
 	for _, s := range a.Series {
 		if s.Unit == unit && len(s.Values) >= 2 && s.Values[0] > 0 {
 			cands = append(cands, s)
 		}
 	}
-	if len(cands) == 0 {
-		return ""
-	}
 	drift := func(s history.Series) float64 { return math.Abs(math.Log(s.Values[len(s.Values)-1] / s.Values[0])) }
 	slices.SortStableFunc(cands, func(x, y history.Series) int { return cmp.Compare(drift(y), drift(x)) })
-	cands = cands[:min(len(cands), maxHeadlines)]
-	// One x a run of the history that measured any of them.
+	return cands[:min(len(cands), maxHeadlines)]
+}
+
+// changeLines puts series on one x axis, a label a run of the history
+// that measured any of them, each as its change from its first run in
+// percent (a run that did not measure it keeps the value before); lo
+// and hi bound the values and 0.
+func changeLines(series []history.Series) (labels []string, lines [][]float64, lo, hi float64) {
 	var runs []int
-	for _, s := range cands {
+	for _, s := range series {
 		runs = append(runs, s.Runs...)
 	}
 	slices.Sort(runs)
 	runs = slices.Compact(runs)
-	labels := make([]string, len(runs))
+	labels = make([]string, len(runs))
 	for i, r := range runs {
 		labels[i] = strconv.Itoa(r + 1)
 	}
-	lines := make([][]float64, len(cands))
-	lo, hi := 0.0, 0.0
-	for k, s := range cands {
+	lines = make([][]float64, len(series))
+	for k, s := range series {
 		v, j := make([]float64, len(runs)), 0
 		last := 0.0
 		for i, r := range runs {
@@ -182,26 +218,12 @@ func headlineChart(a *history.Analysis) string {
 			if j < len(s.Runs) && s.Runs[j] == r {
 				last = report.Round4(100 * (s.Values[j]/s.Values[0] - 1))
 			}
-			v[i] = last // a run that did not measure it keeps the value before
+			v[i] = last
 			lo, hi = math.Min(lo, last), math.Max(hi, last)
 		}
 		lines[k] = v
 	}
-	span := math.Max(hi-lo, 0.2)
-	var b strings.Builder
-	fmt.Fprintf(&b, "The %s of %s that moved most since their first stored run, as a change from it (none of it a change point):\n\n",
-		human.Plural(len(cands), "series", "series"), report.EscapeCell(unit))
-	b.WriteString(report.LineChart{Height: 240, Palette: strings.Join(headlinePalette[:len(cands)], ", "),
-		Title: "Headline series: " + unit + ", change since the first run", Labels: labels, YLabel: "%",
-		YLo: report.Round4(lo - span*0.3), YHi: report.Round4(hi + span*0.3), Lines: lines}.Markdown())
-	names := []string{"blue", "green", "yellow", "purple"}
-	var legend []string
-	for k, s := range cands {
-		legend = append(legend, fmt.Sprintf("%s, %s (%s → %s, %s)", names[k], report.CellName(s.Key), report.FormatValue(s.Values[0], s.Unit),
-			report.FormatValue(s.Values[len(s.Values)-1], s.Unit), human.Change(s.Values[len(s.Values)-1]/s.Values[0]-1, 2)))
-	}
-	fmt.Fprintf(&b, "<sub>%s.</sub>\n\n", strings.Join(legend, "; "))
-	return b.String()
+	return labels, lines, lo, hi
 }
 
 // rangeText is "1.20 µs – 1.31 µs", or the one value when they agree.
