@@ -86,30 +86,17 @@ func EscapeCell(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for i, r := range s {
+		if writeInert(&b, s, i) {
+			continue
+		}
 		switch r {
 		case '\n', '\r', '\t':
 			b.WriteByte(' ')
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		case '@':
-			b.WriteByte('@')
-			if startsWord(s[i+1:]) {
-				b.WriteString(zeroWidthSpace) // no mention, no e-mail link
-			}
 		case '#':
 			if startsDigit(s[i+1:]) {
 				b.WriteString("#" + zeroWidthSpace) // no issue reference
 			} else {
 				b.WriteString("\\#")
-			}
-		case ':':
-			b.WriteByte(':')
-			if strings.HasPrefix(s[i+1:], "//") {
-				b.WriteString(zeroWidthSpace) // no autolinked URL
 			}
 		case '.':
 			if i >= 3 && strings.EqualFold(s[i-3:i], "www") {
@@ -128,6 +115,35 @@ func EscapeCell(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// writeInert writes the rune at s[i] to b and reports true when it is one
+// that Markdown and HTML text escape alike: "<", ">" and "&" as entities,
+// and "@" and ":" followed by a zero-width space where they would start a
+// mention, an e-mail link or a URL ("@octo", "https://"); otherwise it
+// writes nothing and reports false.
+func writeInert(b *strings.Builder, s string, i int) bool {
+	switch s[i] {
+	case '<':
+		b.WriteString("&lt;")
+	case '>':
+		b.WriteString("&gt;")
+	case '&':
+		b.WriteString("&amp;")
+	case '@':
+		b.WriteByte('@')
+		if startsWord(s[i+1:]) {
+			b.WriteString(zeroWidthSpace) // no mention, no e-mail link
+		}
+	case ':':
+		b.WriteByte(':')
+		if strings.HasPrefix(s[i+1:], "//") {
+			b.WriteString(zeroWidthSpace) // no autolinked URL
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // zeroWidthSpace, written as an entity so the Markdown shows it, splits a

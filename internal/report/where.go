@@ -350,28 +350,15 @@ func codeName(s string) string {
 func escapeHTML(s string) string {
 	var b strings.Builder
 	for i, r := range s {
+		if writeInert(&b, s, i) {
+			continue
+		}
 		switch r {
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
 		case '"':
 			b.WriteString("&quot;")
-		case '@':
-			b.WriteByte('@')
-			if startsWord(s[i+1:]) {
-				b.WriteString(zeroWidthSpace)
-			}
 		case '#':
 			b.WriteByte('#')
 			if startsDigit(s[i+1:]) {
-				b.WriteString(zeroWidthSpace)
-			}
-		case ':':
-			b.WriteByte(':')
-			if strings.HasPrefix(s[i+1:], "//") {
 				b.WriteString(zeroWidthSpace)
 			}
 		default:
