@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/report"
@@ -89,7 +88,7 @@ func explanation(p history.ChangePoint) string {
 
 // changePointSection lists the change points of the history, new ones
 // first.
-func changePointSection(a *history.Analysis, h []baseline.Entry) string {
+func changePointSection(a *history.Analysis) string {
 	var b strings.Builder
 	b.WriteString("#### Change points in the history\n\n")
 	method := historyMethod(a)

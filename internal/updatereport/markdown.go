@@ -39,9 +39,9 @@ func Markdown(u Update) string {
 	b.WriteString("### wirebench: baseline updated\n\n" + report.PlainText(u.Line) + "\n\n")
 	b.WriteString(report.NotesList(u.Notes, u.MarkdownNotes))
 	if a := u.Analysis; a != nil {
-		b.WriteString(changePointSection(a, u.History))
+		b.WriteString(changePointSection(a))
 		b.WriteString(creepSection(a, u.History))
-		b.WriteString(historyTrendSection(a, u.History))
+		b.WriteString(historyTrendSection(a))
 	}
 	b.WriteString(report.Details("This run", report.RunBlock(u.Candidate)))
 	return b.String()

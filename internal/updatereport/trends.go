@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/report"
@@ -24,74 +23,97 @@ const maxHistoryCharts = 8
 // a creep, over its window), and when nothing moved a compact chart of
 // the headline series, so that the page always shows the trends; it
 // lists every other series compactly.
-func historyTrendSection(a *history.Analysis, h []baseline.Entry) string {
-	moved := map[string]float64{}
-	for _, p := range a.Points {
-		id := p.Key + "\x00" + p.Unit
-		moved[id] = max(moved[id], math.Abs(math.Log1p(p.Step)))
-	}
-	creeps := map[string]history.Creep{}
-	if a.Creep != nil {
-		for _, c := range a.Creep.Found {
-			creeps[c.Key+"\x00"+c.Unit] = c
-		}
-	}
-	var charted, crept, rest []history.Series
-	for _, s := range a.Series {
-		id := s.Key + "\x00" + s.Unit
-		_, stepped := moved[id]
-		_, creeping := creeps[id]
-		if creeping {
-			crept = append(crept, s)
-		}
-		if stepped {
-			charted = append(charted, s)
-		}
-		if !stepped && !creeping {
-			rest = append(rest, s)
-		}
-	}
-	slices.SortStableFunc(charted, func(x, y history.Series) int {
-		return cmp.Compare(moved[y.Key+"\x00"+y.Unit], moved[x.Key+"\x00"+x.Unit])
-	})
-	slices.SortStableFunc(crept, func(x, y history.Series) int {
-		return cmpMagnitude(creeps[y.Key+"\x00"+y.Unit].Change, creeps[x.Key+"\x00"+x.Unit].Change)
-	})
+func historyTrendSection(a *history.Analysis) string {
+	g := groupSeries(a)
 	var b strings.Builder
 	b.WriteString("#### Trends\n\n")
-	drawn := 0
-	switch {
-	case len(charted)+len(crept) == 0:
+	if len(g.stepped)+len(g.crept) == 0 {
 		b.WriteString(fmt.Sprintf("Nothing moved over the %s of the history: no change point%s.\n\n", human.Plural(a.Runs, "run", "runs"), map[bool]string{true: " and no creep", false: ""}[a.Creep != nil]))
 		b.WriteString(headlineChart(a))
-	default:
-		if len(crept) > 0 {
-			b.WriteString(fmt.Sprintf("The %s that crept, over the runs of the creep:\n\n", human.Plural(len(crept), "count", "counts")))
-			for _, s := range crept {
-				if drawn == maxHistoryCharts {
-					break
-				}
-				b.WriteString(creepChart(s, creeps[s.Key+"\x00"+s.Unit]) + "\n")
-				drawn++
-			}
-		}
-		if len(charted) > 0 {
-			b.WriteString(fmt.Sprintf("The %s that stepped, oldest run first (run 1 is the oldest stored): blue, each run's median; red, the median of each stretch between change points. The numbers are in the tables.\n\n",
-				human.Plural(len(charted), "series", "series")))
-			for _, s := range charted {
-				if drawn == maxHistoryCharts {
-					break
-				}
-				b.WriteString(historyChart(s, a.ChangeIndexes(s)) + "\n")
-				drawn++
-			}
-		}
-		if n := len(charted) + len(crept) - drawn; n > 0 {
-			b.WriteString(fmt.Sprintf("_%s not drawn: see the tables above and the PNG charts in the results._\n\n", human.Plural(n, "more series that moved is", "more series that moved are")))
+	} else {
+		b.WriteString(movedCharts(a, g))
+	}
+	if len(g.rest) > 0 {
+		b.WriteString(restTable(g.rest))
+	}
+	return b.String()
+}
+
+// seriesGroups are a history's series by how they moved.
+type seriesGroups struct {
+	// stepped have a change point, the largest step first; crept a
+	// creep (creeps, by seriesID), the largest first; rest neither.
+	stepped, crept, rest []history.Series
+	creeps               map[string]history.Creep
+}
+
+// seriesID identifies a series of a benchmark's metric.
+func seriesID(key, unit string) string { return key + "\x00" + unit }
+
+// groupSeries sorts a's series by how they moved.
+func groupSeries(a *history.Analysis) seriesGroups {
+	moved := map[string]float64{}
+	for _, p := range a.Points {
+		id := seriesID(p.Key, p.Unit)
+		moved[id] = max(moved[id], math.Abs(math.Log1p(p.Step)))
+	}
+	g := seriesGroups{creeps: map[string]history.Creep{}}
+	if a.Creep != nil {
+		for _, c := range a.Creep.Found {
+			g.creeps[seriesID(c.Key, c.Unit)] = c
 		}
 	}
-	if len(rest) > 0 {
-		b.WriteString(restTable(rest))
+	for _, s := range a.Series {
+		id := seriesID(s.Key, s.Unit)
+		_, stepped := moved[id]
+		_, creeping := g.creeps[id]
+		if creeping {
+			g.crept = append(g.crept, s)
+		}
+		if stepped {
+			g.stepped = append(g.stepped, s)
+		}
+		if !stepped && !creeping {
+			g.rest = append(g.rest, s)
+		}
+	}
+	slices.SortStableFunc(g.stepped, func(x, y history.Series) int {
+		return cmp.Compare(moved[seriesID(y.Key, y.Unit)], moved[seriesID(x.Key, x.Unit)])
+	})
+	slices.SortStableFunc(g.crept, func(x, y history.Series) int {
+		return cmpMagnitude(g.creeps[seriesID(y.Key, y.Unit)].Change, g.creeps[seriesID(x.Key, x.Unit)].Change)
+	})
+	return g
+}
+
+// movedCharts draws the series that crept, then those that stepped, at
+// most maxHistoryCharts in all, and says how many more moved.
+func movedCharts(a *history.Analysis, g seriesGroups) string {
+	var b strings.Builder
+	drawn := 0
+	if len(g.crept) > 0 {
+		b.WriteString(fmt.Sprintf("The %s that crept, over the runs of the creep:\n\n", human.Plural(len(g.crept), "count", "counts")))
+		for _, s := range g.crept {
+			if drawn == maxHistoryCharts {
+				break
+			}
+			b.WriteString(creepChart(s, g.creeps[seriesID(s.Key, s.Unit)]) + "\n")
+			drawn++
+		}
+	}
+	if len(g.stepped) > 0 {
+		b.WriteString(fmt.Sprintf("The %s that stepped, oldest run first (run 1 is the oldest stored): blue, each run's median; red, the median of each stretch between change points. The numbers are in the tables.\n\n",
+			human.Plural(len(g.stepped), "series", "series")))
+		for _, s := range g.stepped {
+			if drawn == maxHistoryCharts {
+				break
+			}
+			b.WriteString(historyChart(s, a.ChangeIndexes(s)) + "\n")
+			drawn++
+		}
+	}
+	if n := len(g.stepped) + len(g.crept) - drawn; n > 0 {
+		b.WriteString(fmt.Sprintf("_%s not drawn: see the tables above and the PNG charts in the results._\n\n", human.Plural(n, "more series that moved is", "more series that moved are")))
 	}
 	return b.String()
 }
