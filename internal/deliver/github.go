@@ -22,6 +22,7 @@ import (
 	"github.com/wirebench/wirebench/internal/plot"
 	"github.com/wirebench/wirebench/internal/relay"
 	"github.com/wirebench/wirebench/internal/report"
+	"github.com/wirebench/wirebench/internal/updatereport"
 )
 
 // GitHub delivers a run of the action: the results and the report in the
@@ -86,7 +87,8 @@ func (g GitHub) Deliver(ctx context.Context, o *check.Outcome) error {
 			g.annotateChangePoints(a, o.FailsOnChangePoint)
 			g.annotateCreep(a, o.Stored.History, o.FailsOnCreep)
 		}
-		md = report.UpdatedMarkdown(in, line)
+		md = updatereport.Markdown(updatereport.Update{Line: line, Notes: in.Notes, MarkdownNotes: in.MarkdownNotes,
+			Candidate: in.Candidate, History: in.History, Analysis: in.ChangePoints})
 	default:
 		// The comment is bounded below GitHub's 65,536-character limit;
 		// the job summary (1 MiB a step) and the report file get
@@ -228,7 +230,7 @@ func (g GitHub) annotateChangePoints(a *history.Analysis, fails bool) {
 			g.GHA.Warningf("… and %d more new change points: see the job summary", len(a.NewPoints())-maxAnnotations)
 			break
 		}
-		msg := logsafe.Text(report.ChangePointLine(p))
+		msg := logsafe.Text(updatereport.ChangePointLine(p))
 		switch {
 		case p.Explained():
 			g.GHA.WithFieldsMap(map[string]string{"title": "wirebench change point (explained)"}).Noticef("%s", msg)
@@ -257,7 +259,7 @@ func (g GitHub) annotateCreep(a *history.Analysis, h []baseline.Entry, fails boo
 			break
 		}
 		n++
-		msg := logsafe.Text(report.CreepLine(c, a, h))
+		msg := logsafe.Text(updatereport.CreepLine(c, a, h))
 		fields := g.GHA.WithFieldsMap(map[string]string{"title": "wirebench creep"})
 		switch {
 		case c.Change < 0:

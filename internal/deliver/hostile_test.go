@@ -11,9 +11,6 @@ import (
 	"unicode"
 
 	"github.com/sethvargo/go-githubactions"
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
-	gmhtml "github.com/yuin/goldmark/renderer/html"
 
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/check"
@@ -22,6 +19,7 @@ import (
 	"github.com/wirebench/wirebench/internal/fakegithub"
 	"github.com/wirebench/wirebench/internal/githubapi"
 	"github.com/wirebench/wirebench/internal/report"
+	"github.com/wirebench/wirebench/internal/report/reporttest"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -54,18 +52,6 @@ func hostileRun(size float64) *results.Results {
 		r.Benchmarks = append(r.Benchmarks, b)
 	}
 	return r
-}
-
-// renderGFM renders Markdown as GitHub would, near enough: GFM with
-// autolinks, raw HTML passed through (as GitHub passes a safe subset).
-func renderGFM(t *testing.T, md string) string {
-	t.Helper()
-	var b bytes.Buffer
-	gm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(gmhtml.WithUnsafe()))
-	if err := gm.Convert([]byte(md), &b); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
 }
 
 // TestHostileTextInert: a report of benchmarks and notes a pull request
@@ -112,7 +98,7 @@ func TestHostileTextInert(t *testing.T) {
 		"report file": string(file),
 		"job summary": string(sum),
 	} {
-		html := renderGFM(t, md)
+		html := reporttest.RenderGFM(t, md)
 		for _, active := range []string{"<img", "<!--", `href="https://evil`, `href="http://www.evil`, "@octocat", "<a href=\"mailto:"} {
 			if strings.Contains(html, active) {
 				t.Errorf("%s: %q survives in active form:\n%s", where, active, excerpt(html, active))

@@ -18,6 +18,7 @@ import (
 	"github.com/wirebench/wirebench/internal/plot"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/updatereport"
 )
 
 // HistoryDir is where an update writes the PNG charts of every
@@ -121,12 +122,12 @@ func (l Local) writeChangePoints(a *history.Analysis, h []baseline.Entry) error 
 		return nil
 	}
 	for _, p := range a.NewPoints() {
-		fmt.Fprintf(l.Stdout, "new change point: %s\n", report.ChangePointLine(p))
+		fmt.Fprintf(l.Stdout, "new change point: %s\n", updatereport.ChangePointLine(p))
 	}
 	if a.Creep != nil {
 		for _, c := range a.Creep.Found {
 			if c.New {
-				fmt.Fprintf(l.Stdout, "new creep: %s\n", report.CreepLine(c, a, h))
+				fmt.Fprintf(l.Stdout, "new creep: %s\n", updatereport.CreepLine(c, a, h))
 			}
 		}
 	}

@@ -49,13 +49,13 @@ func allSection(d *document, r *compare.Result, details string) {
 	var head strings.Builder
 	head.WriteString("| Benchmark |")
 	for _, u := range units {
-		head.WriteString(" " + escapeCell(u) + " |")
+		head.WriteString(" " + EscapeCell(u) + " |")
 	}
 	head.WriteString("\n|:--|" + strings.Repeat("--:|", len(units)) + "\n")
 	t := &table{head: head.String(), more: moreRows(details)}
 	for _, n := range names {
 		var b strings.Builder
-		b.WriteString("| " + cellName(n) + " |")
+		b.WriteString("| " + CellName(n) + " |")
 		tier, mag := tierAllSame, 0.0
 		for _, u := range units {
 			c, ok := byName[n][u]
@@ -134,7 +134,7 @@ func listSection(d *document, r *compare.Result, details string) {
 	t := &table{head: "| Benchmark | Status |\n|:--|:--|\n", more: moreRows(details)}
 	add := func(names []string, status string) {
 		for _, name := range names {
-			t.rows = append(t.rows, row{text: "| " + cellName(name) + " | " + status + " |\n", tier: tierMissing})
+			t.rows = append(t.rows, row{text: "| " + CellName(name) + " | " + status + " |\n", tier: tierMissing})
 		}
 	}
 	add(r.Missing, "in the baseline, not in this run")
@@ -142,7 +142,7 @@ func listSection(d *document, r *compare.Result, details string) {
 	add(r.UnitMismatch, "no metric in common with the baseline")
 	for _, p := range r.Identical {
 		for _, b := range p.Benchmarks {
-			t.rows = append(t.rows, row{text: "| " + cellName(b.Name) + " | " + compare.IdenticalReason + baselineValues(b.Baseline) + " |\n", tier: tierMissing})
+			t.rows = append(t.rows, row{text: "| " + CellName(b.Name) + " | " + compare.IdenticalReason + baselineValues(b.Baseline) + " |\n", tier: tierMissing})
 		}
 	}
 	d.add(detailsOpen("Benchmarks not compared: " + strings.Join(sum, ", ")))
@@ -217,7 +217,7 @@ func seenBy(r *compare.Result, c compare.Comparison) string {
 	if other == nil {
 		return me
 	}
-	what := escapeCell(other.Unit) + " " + human.Change(other.Change(), 1)
+	what := EscapeCell(other.Unit) + " " + human.Change(other.Change(), 1)
 	switch {
 	case other.Verdict == c.Verdict:
 		return me + " and " + them + " (" + what + ")"

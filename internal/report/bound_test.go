@@ -9,6 +9,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/report/reporttest"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -59,7 +60,7 @@ func bigResult(n int) *compare.Result {
 // bigInput wraps bigResult with a candidate and a history.
 func bigInput(n int) Input {
 	r := bigResult(n)
-	return Input{Result: r, Candidate: fixtureCandidate(r), History: fixtureHistory(), Title: "wirebench: big suite",
+	return Input{Result: r, Candidate: fixtureCandidate(r), History: reporttest.History(), Title: "wirebench: big suite",
 		BaselineSource: "baseline/default.json in the workspace", Details: "https://github.com/acme/codec/actions/runs/1"}
 }
 
@@ -118,7 +119,7 @@ func TestMarkdownCutsLeastImportantFirst(t *testing.T) {
 			break
 		}
 	}
-	if !strings.Contains(out, "| "+cellName(top.Name)+" | ns/op |") {
+	if !strings.Contains(out, "| "+CellName(top.Name)+" | ns/op |") {
 		t.Errorf("the largest timing regression %s is not shown", top.Name)
 	}
 	if strings.Contains(out, "✅ improvement |") {
@@ -212,7 +213,7 @@ func TestMarkdownDegenerate(t *testing.T) {
 		"nothing":           {},
 		"empty result":      {Result: &compare.Result{}},
 		"empty candidate":   {Candidate: &results.Results{}},
-		"history, no match": {Result: mixedResult(), History: fixtureHistory()[:1]},
+		"history, no match": {Result: mixedResult(), History: reporttest.History()[:1]},
 	} {
 		out := Markdown(in, Options{})
 		if !strings.HasPrefix(out, "### ") || strings.Count(out, "<details>") != strings.Count(out, "</details>") {

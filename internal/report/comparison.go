@@ -54,15 +54,15 @@ func comparisonDocument(in Input) *document {
 
 	d.add(detailsOpen(measuredSummary(in)))
 	d.add(summaryText(in) + "\n\n")
-	for _, s := range []string{methodSentence(r, false), aaSentence(r, false), gateSentence(r, false), countedSentence(r, candidateElapsed(in))} {
+	for _, s := range []string{methodSentence(r, mdStyle), aaSentence(r, mdStyle), gateSentence(r, mdStyle), countedSentence(r, candidateElapsed(in))} {
 		if s != "" {
 			d.add(s + "\n\n")
 		}
 	}
-	for _, s := range countNotes(nil, r.Unseen, r.Serial, r.Clock, true) {
+	for _, s := range countNotes(nil, r.Unseen, r.Serial, r.Clock, mdStyle) {
 		d.add(s + "\n\n")
 	}
-	d.add(notesText(in))
+	d.add(NotesList(in.Notes, in.MarkdownNotes))
 	if s := identicalSentence(r); s != "" {
 		d.add(s + "\n\n")
 	}
@@ -200,7 +200,7 @@ func benchmarkCount(cs []compare.Comparison) int {
 // revision describes a commit and ref: "`abc1234`, `main`".
 func revision(e results.Env) string {
 	var parts []string
-	if c := code(shortSHA(e.Commit)); c != "" {
+	if c := code(ShortSHA(e.Commit)); c != "" {
 		parts = append(parts, c)
 	}
 	if c := code(e.Ref); c != "" {
@@ -302,7 +302,7 @@ func changedSection(d *document, r *compare.Result, noisy []compare.Comparison, 
 	}
 	for _, c := range changed {
 		t.rows = append(t.rows, row{
-			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
+			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", CellName(c.Name), EscapeCell(c.Unit),
 				FormatValue(c.Baseline.Median, c.Unit), FormatValue(c.Candidate.Median, c.Unit),
 				change(c), pValue(c), comparisonLabel(r, c), lastCell(r, h, c)),
 			tier: verdictTier(c.Verdict), mag: magnitude(c),
@@ -352,8 +352,8 @@ func unsureSection(d *document, r *compare.Result, noisy []compare.Comparison, d
 	}
 	for _, c := range unsure {
 		t.rows = append(t.rows, row{
-			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit), change(c), pValue(c),
-				mdeText(c.MDE), samplesText(c), escapeCell(c.Note)),
+			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |\n", CellName(c.Name), EscapeCell(c.Unit), change(c), pValue(c),
+				mdeText(c.MDE), samplesText(c), EscapeCell(c.Note)),
 			tier: tierInconclusive, mag: magnitude(c),
 		})
 	}
@@ -388,7 +388,7 @@ func largestChange(noisy []compare.Comparison) string {
 	if top == nil {
 		return ""
 	}
-	return fmt.Sprintf(" The largest change of a timing was %s (%s, %s).", human.Change(top.Ratio-1, 1), cellName(top.Name), verdictLabel(top.Verdict))
+	return fmt.Sprintf(" The largest change of a timing was %s (%s, %s).", human.Change(top.Ratio-1, 1), CellName(top.Name), verdictLabel(top.Verdict))
 }
 
 func verdictTier(v compare.Verdict) int {
@@ -431,20 +431,20 @@ func acceptedSection(d *document, cs []compare.Comparison) {
 		if a == nil || c.Verdict != compare.Regression {
 			continue
 		}
-		where := escapeCell(a.Source)
+		where := EscapeCell(a.Source)
 		if !a.All() {
 			where += ": " + code(a.Pattern)
 		}
 		by := "–"
 		if a.By != "" {
-			by = escapeCell("@" + a.By)
+			by = EscapeCell("@" + a.By)
 		}
 		why := "–"
 		if a.Reason != "" {
-			why = escapeCell(a.Reason)
+			why = EscapeCell(a.Reason)
 		}
 		t.rows = append(t.rows, row{
-			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit), change(c), where, by, why),
+			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s |\n", CellName(c.Name), EscapeCell(c.Unit), change(c), where, by, why),
 			tier: tierRegression, mag: magnitude(c),
 		})
 	}
@@ -489,7 +489,7 @@ func exactSection(d *document, r *compare.Result, exact []compare.Comparison, h 
 			label = "within threshold"
 		}
 		t.rows = append(t.rows, row{
-			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |\n", cellName(c.Name), escapeCell(c.Unit),
+			text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |\n", CellName(c.Name), EscapeCell(c.Unit),
 				FormatValue(c.Baseline.Median, c.Unit), FormatValue(c.Candidate.Median, c.Unit), exactChange(c), label,
 				historyPosition(h, c.Name, c.Unit, c.Candidate.Median)),
 			tier: tier, mag: magnitude(c),
@@ -528,8 +528,8 @@ func environmentSection(d *document, r *compare.Result) {
 	}
 	b.WriteString(detailsOpen(summary))
 	b.WriteString(envTable(r.BaselineEnv, r.CandidateEnv, keyFields, false))
-	b.WriteString("\n" + shiftSentence(r, false))
-	if s := otherSentence(r.OtherDiffers, false); s != "" {
+	b.WriteString("\n" + shiftSentence(r, mdStyle))
+	if s := otherSentence(r.OtherDiffers, mdStyle); s != "" {
 		b.WriteString(" " + s)
 	}
 	b.WriteString("\n\n")

@@ -238,18 +238,14 @@ const maxUnseenNamed = 5
 
 // unseenSentence says which counted benchmarks' counts explain little of
 // their native time (results.Unseen) and what that means for their
-// verdicts; "" when there are none. With md the names are escaped for
-// Markdown.
-func unseenSentence(us []results.Unseen, clock *compare.Clock, md bool) string {
+// verdicts, in the style st; "" when there are none.
+func unseenSentence(us []results.Unseen, clock *compare.Clock, st style) string {
 	if len(us) == 0 {
 		return ""
 	}
 	var parts []string
 	for _, u := range us[:min(len(us), maxUnseenNamed)] {
-		name := elide(ShortName(u.Name), maxNameBytes)
-		if md {
-			name = escapeInline(name)
-		}
+		name := st.text(Elide(ShortName(u.Name), maxNameBytes))
 		parts = append(parts, fmt.Sprintf("%s counted %s instructions/op in %s/op natively (%.2g an ns)",
 			name, FormatCount(u.InstructionsPerOp), strings.TrimSpace(FormatNs(u.NativeNsPerOp)), u.PerNs()))
 	}
@@ -262,27 +258,19 @@ func unseenSentence(us []results.Unseen, clock *compare.Clock, md bool) string {
 	if clock != nil {
 		return s + fmt.Sprintf(": the wall-time check timed them, so a change of their time beyond ±%s fails the run whatever their count did.", human.Percent(clock.Threshold))
 	}
-	flag := "--metric time"
-	if md {
-		flag = "`" + flag + "`"
-	}
-	return "⚠️ " + s + fmt.Sprintf(", so a pass on them says only that their counted work did not grow. Time them with %s.", flag)
+	return "⚠️ " + s + fmt.Sprintf(", so a pass on them says only that their counted work did not grow. Time them with %s.", st.code("--metric time"))
 }
 
 // serialSentence says which counted benchmarks call RunParallel
 // (results.Results.Serial): their counts are their serial work; "" when
-// none. With md the names are escaped for Markdown.
-func serialSentence(keys []string, clock *compare.Clock, md bool) string {
+// none; in the style st.
+func serialSentence(keys []string, clock *compare.Clock, st style) string {
 	if len(keys) == 0 {
 		return ""
 	}
 	var names []string
 	for _, k := range keys[:min(len(keys), maxUnseenNamed)] {
-		name := elide(ShortName(k), maxNameBytes)
-		if md {
-			name = escapeInline(name)
-		}
-		names = append(names, name)
+		names = append(names, st.text(Elide(ShortName(k), maxNameBytes)))
 	}
 	if rest := len(keys) - len(names); rest > 0 {
 		names = append(names, human.Plural(rest, "other", "others"))
@@ -300,10 +288,10 @@ func serialSentence(keys []string, clock *compare.Clock, md bool) string {
 // CPU features counting lacked (with c; nil leaves them to
 // countedSentence), the benchmarks whose counts explain little of their
 // time, and those counted serially, and what the wall-time check beside
-// the count (clock, nil when none) made of both.
-func countNotes(c *results.Counter, unseen []results.Unseen, serial []string, clock *compare.Clock, md bool) []string {
+// the count (clock, nil when none) made of both; in the style st.
+func countNotes(c *results.Counter, unseen []results.Unseen, serial []string, clock *compare.Clock, st style) []string {
 	var out []string
-	for _, s := range []string{budgetSentence(c), lacksSentence(c), unseenSentence(unseen, clock, md), serialSentence(serial, clock, md)} {
+	for _, s := range []string{budgetSentence(c), lacksSentence(c), unseenSentence(unseen, clock, st), serialSentence(serial, clock, st)} {
 		if s != "" {
 			out = append(out, s)
 		}
@@ -351,7 +339,7 @@ func spreadSection(d *document, r *compare.Result, details string) {
 		if c.Test == compare.TestPairedT {
 			test, procs, within = "paired t", human.Plural(c.Pairs, "pair", "pairs"), spreadPercent(c.PairSpread)
 		}
-		name := cellName(c.Name)
+		name := CellName(c.Name)
 		if c.Unit == results.UnitGCInstructionsPerOp {
 			name += " (" + c.Unit + ")"
 		}
@@ -386,11 +374,11 @@ func unpairedSentence(cs []compare.Comparison, threshold float64) string {
 		if c.Test != compare.TestPairedT || c.PairSpread < c.Spread/2 || !(c.MDE >= threshold/10) {
 			continue
 		}
-		part := fmt.Sprintf("%s (within pairs %s, between processes %s", cellName(c.Name), spreadPercent(c.PairSpread), spreadPercent(c.Spread))
+		part := fmt.Sprintf("%s (within pairs %s, between processes %s", CellName(c.Name), spreadPercent(c.PairSpread), spreadPercent(c.Spread))
 		if len(c.Varying) > 0 {
 			fns := make([]string, len(c.Varying))
 			for i, f := range c.Varying {
-				fns[i] = fmt.Sprintf("%s ±%s", codeName(elide(funcName(f.Name), maxNameBytes)), FormatCount(f.Instructions))
+				fns[i] = fmt.Sprintf("%s ±%s", codeName(Elide(funcName(f.Name), maxNameBytes)), FormatCount(f.Instructions))
 			}
 			part += "; varying most between processes, per operation: " + strings.Join(fns, ", ")
 		}

@@ -45,7 +45,7 @@ func platform(e results.Env) string {
 
 // keyFields are shown in the report body.
 var keyFields = []envField{
-	{"Commit", func(e results.Env) string { return shortSHA(e.Commit) }, false},
+	{"Commit", func(e results.Env) string { return ShortSHA(e.Commit) }, false},
 	{"Ref", func(e results.Env) string { return e.Ref }, false},
 	{"Go", func(e results.Env) string { return e.GoVersion }, true},
 	{"GOOS/GOARCH", platform, true},
@@ -85,11 +85,11 @@ func envTable(base, cand results.Env, fields []envField, modules bool) string {
 		if x == "" && y == "" {
 			return
 		}
-		cy := escapeCell(orDash(y))
+		cy := EscapeCell(orDash(y))
 		if mark && x != y {
 			cy = "**" + cy + "**"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", escapeCell(name), escapeCell(orDash(x)), cy)
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", EscapeCell(name), EscapeCell(orDash(x)), cy)
 	}
 	for _, f := range fields {
 		row(f.name, f.get(base), f.get(cand), f.mark)
@@ -113,12 +113,8 @@ func envTable(base, cand results.Env, fields []envField, modules bool) string {
 }
 
 // shiftSentence says what was done about the machine's speed shift, in
-// running text; plain is true for the text format (no Markdown).
-func shiftSentence(r *compare.Result, plain bool) string {
-	esc := escapeInline
-	if plain {
-		esc = func(s string) string { return s }
-	}
+// running text in the style st.
+func shiftSentence(r *compare.Result, st style) string {
 	s := r.Shift
 	switch {
 	case s == nil && (paired(r) || clockPaired(r)):
@@ -137,24 +133,22 @@ func shiftSentence(r *compare.Result, plain bool) string {
 	if s.Applied {
 		return fmt.Sprintf("Timings were judged relative to the machine's speed shift of %s (%s), because %s: "+
 			"a change that slows every benchmark alike cannot be told apart from a slower machine.",
-			est, of, esc(lowerFirst(s.Reason)))
+			est, of, st.text(lowerFirst(s.Reason)))
 	}
 	return fmt.Sprintf("Timings were compared as measured, not relative to the machine's speed shift: %s. "+
-		"For reference, the shift is %s (%s).", esc(lowerFirst(s.Reason)), est, of)
+		"For reference, the shift is %s (%s).", st.text(lowerFirst(s.Reason)), est, of)
 }
 
 // otherSentence lists the non-machine differences (Go and library
-// versions), which are code changes and are never normalised away.
-func otherSentence(d []results.Difference, plain bool) string {
+// versions), which are code changes and are never normalised away, in
+// the style st.
+func otherSentence(d []results.Difference, st style) string {
 	if len(d) == 0 {
 		return ""
 	}
 	parts := make([]string, len(d))
 	for i, x := range d {
-		parts[i] = x.String()
-		if !plain {
-			parts[i] = escapeInline(parts[i])
-		}
+		parts[i] = st.text(x.String())
 	}
 	return "Also different, and judged as part of the change (a pull request may change them on purpose): " + strings.Join(parts, "; ") + "."
 }
@@ -184,7 +178,7 @@ func envLine(e results.Env) string {
 		add("machine " + e.Machine)
 	}
 	if e.Commit != "" {
-		add("commit " + shortSHA(e.Commit))
+		add("commit " + ShortSHA(e.Commit))
 	}
 	if e.Ref != "" {
 		add(e.Ref)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wirebench/wirebench/internal/report/reporttest"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -27,8 +28,8 @@ func TestEscapeCell(t *testing.T) {
 		{"[x](y) *b* _i_ ~s~ `c` $m$ !", "\\[x\\](y) \\*b\\* \\_i\\_ \\~s\\~ \\`c\\` \\$m\\$ \\!"},
 	}
 	for _, tt := range tests {
-		if got := escapeCell(tt.in); got != tt.want {
-			t.Errorf("escapeCell(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := EscapeCell(tt.in); got != tt.want {
+			t.Errorf("EscapeCell(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -50,8 +51,8 @@ func TestPlainText(t *testing.T) {
 		{"2026 was a year", "2026 was a year"},
 	}
 	for _, tt := range tests {
-		if got := plainText(tt.in); got != tt.want {
-			t.Errorf("plainText(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := PlainText(tt.in); got != tt.want {
+			t.Errorf("PlainText(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -64,7 +65,7 @@ func TestNotes(t *testing.T) {
 	in.MarkdownNotes = []string{"see **the docs**"}
 	md := Markdown(in, Options{})
 	if !strings.Contains(md, "- worker said &lt;\\!-- @"+zeroWidthSpace+"octocat\n- see **the docs**\n") {
-		t.Errorf("notes not rendered as expected:\n%s", excerpt(md, "worker said"))
+		t.Errorf("notes not rendered as expected:\n%s", reporttest.Excerpt(md, "worker said"))
 	}
 	run := RunMarkdown("t", []string{"<img src=x>"}, in.Candidate)
 	if strings.Contains(run, "<img") || !strings.Contains(run, "&lt;img src=x&gt;") {
@@ -99,10 +100,10 @@ func TestHostileReport(t *testing.T) {
 		"comparison": Markdown(Input{Result: r, Notes: []string{note}}, Options{}),
 		"first run":  Markdown(Input{Candidate: results.New("", results.Env{}), Notes: []string{note}}, Options{}),
 	} {
-		html := renderGFM(t, md)
+		html := reporttest.RenderGFM(t, md)
 		for _, active := range []string{"<img", "<!--", `href="https://evil`, "@octocat"} {
 			if strings.Contains(html, active) {
-				t.Errorf("%s: %q survives in active form:\n%s", name, active, excerpt(html, active))
+				t.Errorf("%s: %q survives in active form:\n%s", name, active, reporttest.Excerpt(html, active))
 			}
 		}
 		for _, shown := range []string{"octocat", "evil.example/x", "onerror=alert(1)", "pwned"} {

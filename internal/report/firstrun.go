@@ -38,12 +38,12 @@ func firstRunDocument(in Input) *document {
 	b.WriteString(", so nothing can regress yet and the job does not fail. " +
 		"Once a run on the default branch has stored a baseline, later runs are judged against it.\n\n")
 	d.add(b.String())
-	d.add(notesText(in))
+	d.add(NotesList(in.Notes, in.MarkdownNotes))
 	d.addNotice()
 
 	d.add("#### This run\n\n")
 	runTable(d, cand, in.Details)
-	for _, s := range countNotes(cand.Settings.Counter, cand.Unseen(), cand.Serial(), nil, true) {
+	for _, s := range countNotes(cand.Settings.Counter, cand.Unseen(), cand.Serial(), nil, mdStyle) {
 		d.add(s + "\n\n")
 	}
 	trendSection(d, nil, in.History, cand)
@@ -75,7 +75,7 @@ func runTable(d *document, r *results.Results, details string) {
 		for _, ds := range datasets {
 			for _, c := range byDataset[ds] {
 				t.rows = append(t.rows, row{tier: tierRun, text: fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-					escapeCell(c.dataset), escapeCell(c.codec), ifHas(c.hasSize, FormatBytes(c.size)),
+					EscapeCell(c.dataset), EscapeCell(c.codec), ifHas(c.hasSize, FormatBytes(c.size)),
 					ifHas(c.hasSer, speed(c.ser)), ifHas(c.hasDeser, speed(c.deser)),
 					ifHas(c.hasSer, formatCount(c.serAllocs)), ifHas(c.hasDeser, formatCount(c.deserAllocs)),
 					ifHas(c.hasSer, FormatBytes(c.serBytes)), ifHas(c.hasDeser, FormatBytes(c.deserBytes)))})
@@ -95,16 +95,16 @@ func runTable(d *document, r *results.Results, details string) {
 	var head strings.Builder
 	head.WriteString("| Benchmark |")
 	for _, u := range units {
-		head.WriteString(" " + escapeCell(u) + " |")
+		head.WriteString(" " + EscapeCell(u) + " |")
 	}
 	head.WriteString("\n|:--|" + strings.Repeat("--:|", len(units)) + "\n")
 	t := &table{head: head.String(), more: moreRows(details), tail: "\n<sub>Medians.</sub>\n\n", fold: foldRunRows}
 	for _, b := range r.Benchmarks {
 		var s strings.Builder
-		s.WriteString("| " + cellName(b.Name) + " |")
+		s.WriteString("| " + CellName(b.Name) + " |")
 		for _, u := range units {
 			if v := b.Metric(u); v != nil {
-				s.WriteString(" " + escapeCell(FormatValue(median(v), u)) + " |")
+				s.WriteString(" " + EscapeCell(FormatValue(median(v), u)) + " |")
 			} else {
 				s.WriteString(" |")
 			}
@@ -121,7 +121,7 @@ func envColumn(e results.Env) string {
 	b.WriteString("| | This run |\n|:--|:--|\n")
 	for _, f := range fullFields {
 		if v := f.get(e); v != "" {
-			fmt.Fprintf(&b, "| %s | %s |\n", escapeCell(f.name), escapeCell(v))
+			fmt.Fprintf(&b, "| %s | %s |\n", EscapeCell(f.name), EscapeCell(v))
 		}
 	}
 	mods := make([]string, 0, len(e.Modules))
@@ -130,7 +130,7 @@ func envColumn(e results.Env) string {
 	}
 	slices.Sort(mods)
 	for _, m := range mods {
-		fmt.Fprintf(&b, "| %s | %s |\n", escapeCell(m), escapeCell(e.Modules[m]))
+		fmt.Fprintf(&b, "| %s | %s |\n", EscapeCell(m), EscapeCell(e.Modules[m]))
 	}
 	return b.String()
 }

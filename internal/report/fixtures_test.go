@@ -1,40 +1,27 @@
 package report
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"time"
 
-	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/report/reporttest"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
 // Fixtures: comparisons built by hand, so the golden files depend on the
 // renderer alone, not on the statistics behind compare.Compare.
 
-var (
-	suiteCodecs   = []string{"protobuf", "flatbuffers", "flatbuffers-reuse", "msgpack", "json", "gob", "raw"}
-	suiteDatasets = []string{"small", "medium", "large", "floats-1k", "floats-64k", "floats-1m"}
-	// Encoded bytes per dataset and relative size per codec.
-	datasetBytes = map[string]float64{"small": 24, "medium": 1180, "large": 52_400, "floats-1k": 8_200, "floats-64k": 524_300, "floats-1m": 8_388_620}
-	codecSize    = map[string]float64{"protobuf": 1, "flatbuffers": 1.6, "flatbuffers-reuse": 1.6, "msgpack": 1.1, "json": 2.4, "gob": 1.5, "raw": 1}
-	codecSpeed   = map[string]float64{"protobuf": 1, "flatbuffers": 0.8, "flatbuffers-reuse": 0.55, "msgpack": 1.3, "json": 4.1, "gob": 2.7, "raw": 0.2}
-	datasetNs    = map[string]float64{"small": 95, "medium": 2_400, "large": 118_000, "floats-1k": 1_900, "floats-64k": 121_000, "floats-1m": 2_050_000}
-	datasetAlloc = map[string]float64{"small": 1, "medium": 9, "large": 412, "floats-1k": 1, "floats-64k": 1, "floats-1m": 1}
-)
-
-var (
-	fixtureBaseTime = time.Date(2026, 9, 14, 8, 30, 0, 0, time.UTC)
-	fixtureCandTime = time.Date(2026, 9, 16, 13, 5, 0, 0, time.UTC)
-)
+// fixtureCandTime is when the fixtures' candidate ran, two days after
+// the suite history's latest run.
+var fixtureCandTime = time.Date(2026, 9, 16, 13, 5, 0, 0, time.UTC)
 
 func fixtureEnvs(sameMachine bool) (base, cand results.Env) {
 	mods := map[string]string{"google.golang.org/protobuf": "v1.36.12", "github.com/vmihailenco/msgpack/v5": "v5.4.1", "github.com/google/flatbuffers": "v25.12.19+incompatible"}
 	base = results.Env{GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", CPU: "AMD EPYC 7763 64-Core Processor", GOMAXPROCS: 4, NumCPU: 4,
 		Machine: "3f9a2c1e", Runner: "GitHub Actions, ubuntu24, X64", Commit: "abc1234def5678901234567890abcdef12345678", Ref: "main",
-		Modules: mods, Wirebench: "v1.0.0", Time: fixtureBaseTime}
+		Modules: mods, Wirebench: "v1.0.0", Time: reporttest.BaseTime}
 	cand = base
 	cand.Commit, cand.Ref, cand.Time = "def5678abc1234901234567890abcdef12345678", "refs/pull/42/merge", fixtureCandTime
 	if !sameMachine {
@@ -43,36 +30,9 @@ func fixtureEnvs(sameMachine bool) (base, cand results.Env) {
 	return base, cand
 }
 
-// jitter is a deterministic pseudo-noise in [-1, 1] for index i.
-func jitter(i int) float64 { return float64((i*37+11)%21-10) / 10 }
-
-// suiteMedians returns the baseline medians of the default suite's
-// benchmark op/codec/dataset: ns/op, B/op, allocs/op and (serialize) B/msg.
-func suiteMedians(op, codec, dataset string) map[string]float64 {
-	m := map[string]float64{}
-	size := math.Round(datasetBytes[dataset] * codecSize[codec])
-	ns := datasetNs[dataset] * codecSpeed[codec]
-	allocs := math.Round(datasetAlloc[dataset] * codecSpeed[codec] * 2)
-	if op == "Deserialize" {
-		ns *= 1.4
-		allocs += 2
-	}
-	m[results.UnitNsPerOp] = math.Round(ns*10) / 10
-	m[results.UnitBytesPerOp] = size + 64*allocs
-	m[results.UnitAllocsPerOp] = allocs
-	if op == "Serialize" {
-		m[results.UnitBytesPerMsg] = size
-	}
-	return m
-}
-
-func suiteName(op, codec, dataset string) string {
-	return "Benchmark" + op + "/codec=" + codec + "/dataset=" + dataset
-}
-
 // suiteResult builds the comparison of the whole default suite (84
 // benchmarks, 294 comparisons), every comparison unchanged: timings within
-// a percent or two, judged against a history of 8 runs (fixtureHistory)
+// a percent or two, judged against a history of 8 runs (reporttest.History)
 // by the new-run test, exact metrics identical. On another machine the
 // candidate's timings are 12% slower across the board and judged relative
 // to that shift, as compare.Compare would.
@@ -91,25 +51,25 @@ func suiteResult(sameMachine bool) *compare.Result {
 		r.Shift = &compare.Shift{Estimate: 1.12, Lo: 1.09, Hi: 1.15, N: 84, Applied: true, Median: true, Reason: history}
 	}
 	i := 0
-	for _, ds := range suiteDatasets {
-		for _, codec := range suiteCodecs {
+	for _, ds := range reporttest.SuiteDatasets {
+		for _, codec := range reporttest.SuiteCodecs {
 			for _, op := range []string{"Serialize", "Deserialize"} {
-				m := suiteMedians(op, codec, ds)
+				m := reporttest.SuiteMedians(op, codec, ds)
 				for _, unit := range []string{results.UnitNsPerOp, results.UnitBytesPerOp, results.UnitAllocsPerOp, results.UnitBytesPerMsg} {
 					v, ok := m[unit]
 					if !ok {
 						continue
 					}
 					i++
-					c := compare.Comparison{Name: suiteName(op, codec, ds), Unit: unit, Verdict: compare.Unchanged,
+					c := compare.Comparison{Name: reporttest.SuiteName(op, codec, ds), Unit: unit, Verdict: compare.Unchanged,
 						Baseline: compare.Summary{Median: v, N: 15}, Candidate: compare.Summary{Median: v, N: 15}}
 					if unit == results.UnitNsPerOp {
-						ratio := 1 + 0.01*jitter(i)
+						ratio := 1 + 0.01*reporttest.Jitter(i)
 						c.Kind = compare.Noisy
 						c.Ratio, c.Lo, c.Hi = ratio, ratio-0.018, ratio+0.018
 						c.RawRatio = ratio * shift
 						c.Candidate.Median = math.Round(v*ratio*shift*10) / 10
-						c.P = 0.2 + 0.3*(1+jitter(i+3))
+						c.P = 0.2 + 0.3*(1+reporttest.Jitter(i+3))
 						c.PAdjusted = 1
 						c.MDE = 0.031
 						c.Normalized = true
@@ -150,22 +110,22 @@ func setTiming(c *compare.Comparison, shift, ratio, lo, hi, p, padj float64, v c
 // improvement and three inconclusive comparisons.
 func typicalResult() *compare.Result {
 	r := suiteResult(false)
-	setTiming(find(r, suiteName("Serialize", "protobuf", "medium"), results.UnitNsPerOp), 1.12, 1.123, 1.098, 1.149, 0.000001, 0.0003, compare.Regression)
-	setTiming(find(r, suiteName("Deserialize", "msgpack", "large"), results.UnitNsPerOp), 1.12, 0.916, 0.897, 0.935, 0.0000001, 0.00004, compare.Improvement)
+	setTiming(find(r, reporttest.SuiteName("Serialize", "protobuf", "medium"), results.UnitNsPerOp), 1.12, 1.123, 1.098, 1.149, 0.000001, 0.0003, compare.Regression)
+	setTiming(find(r, reporttest.SuiteName("Deserialize", "msgpack", "large"), results.UnitNsPerOp), 1.12, 0.916, 0.897, 0.935, 0.0000001, 0.00004, compare.Improvement)
 
-	allocs := find(r, suiteName("Deserialize", "protobuf", "medium"), results.UnitAllocsPerOp)
+	allocs := find(r, reporttest.SuiteName("Deserialize", "protobuf", "medium"), results.UnitAllocsPerOp)
 	allocs.Candidate.Median = allocs.Baseline.Median + 2
 	allocs.Ratio = allocs.Candidate.Median / allocs.Baseline.Median
 	allocs.Lo, allocs.Hi, allocs.RawRatio, allocs.Verdict = allocs.Ratio, allocs.Ratio, allocs.Ratio, compare.Regression
-	inc := find(r, suiteName("Serialize", "gob", "small"), results.UnitNsPerOp)
+	inc := find(r, reporttest.SuiteName("Serialize", "gob", "small"), results.UnitNsPerOp)
 	setTiming(inc, 1.12, 1.041, 0.995, 1.089, 0.012, 0.21, compare.Inconclusive)
 	inc.MDE = 0.062
 	inc.Note = "this benchmark moves ±1.7% between runs (8 runs of history, 6 degrees of freedom): more runs of history, not more samples, narrow it down"
-	inc = find(r, suiteName("Deserialize", "json", "floats-1m"), results.UnitNsPerOp)
+	inc = find(r, reporttest.SuiteName("Deserialize", "json", "floats-1m"), results.UnitNsPerOp)
 	setTiming(inc, 1.12, 1.062, 1.020, 1.105, 0.00002, 0.004, compare.Inconclusive)
 	inc.MDE = 0.045
 	inc.Note = "a significant change of +6.2%, but its interval reaches past the ±5% threshold"
-	inc = find(r, suiteName("Serialize", "raw", "floats-64k"), results.UnitBytesPerOp)
+	inc = find(r, reporttest.SuiteName("Serialize", "raw", "floats-64k"), results.UnitBytesPerOp)
 	inc.Kind, inc.Verdict = compare.Noisy, compare.Inconclusive
 	inc.Candidate.Median = inc.Baseline.Median * 1.025
 	inc.Ratio, inc.Lo, inc.Hi, inc.RawRatio = 1.025, 0.97, 1.09, 1.025
@@ -200,32 +160,11 @@ func suiteBenchmark(name string) results.Benchmark {
 	return b
 }
 
-// fixtureHistory is eight stored runs of the default suite, a day apart,
-// drifting slowly.
-func fixtureHistory() []baseline.Entry {
-	var h []baseline.Entry
-	for k := range 8 {
-		e := baseline.Entry{Time: fixtureBaseTime.AddDate(0, 0, k-7), Commit: fmt.Sprintf("%07x0000", 0x1a2b3c0+k*0x1111), Ref: "main",
-			Machine: "3f9a2c1e", Go: "go1.26.8", Medians: map[string]map[string]float64{}}
-		for _, ds := range suiteDatasets {
-			for _, codec := range suiteCodecs {
-				for _, op := range []string{"Serialize", "Deserialize"} {
-					m := suiteMedians(op, codec, ds)
-					m[results.UnitNsPerOp] = math.Round(m[results.UnitNsPerOp]*(1+0.015*jitter(k*7+len(codec)))*10) / 10
-					e.Medians[suiteName(op, codec, ds)] = m
-				}
-			}
-		}
-		h = append(h, e)
-	}
-	return h
-}
-
 // typicalInput is the report input of typicalResult.
 func typicalInput() Input {
 	r := typicalResult()
 	return Input{
-		Result: r, Candidate: fixtureCandidate(r), History: fixtureHistory(),
+		Result: r, Candidate: fixtureCandidate(r), History: reporttest.History(),
 		BaselineSource: "branch main via the GitHub API", Title: "wirebench: default suite",
 		FailOn: compare.FailOnRegression, Notes: []string{"Mode `check` (pull request #42)."},
 		Details: "https://github.com/acme/codec/actions/runs/123456789",
@@ -267,7 +206,7 @@ func inconclusiveResult() *compare.Result {
 		i++
 		c.Verdict, c.DF, c.HistoryRuns = compare.Inconclusive, 3, 5
 		c.Lo, c.Hi = c.Ratio*0.8, c.Ratio*1.25
-		c.MDE = 0.55 + 0.15*jitter(i)
+		c.MDE = 0.55 + 0.15*reporttest.Jitter(i)
 		c.Note = "this benchmark moves ±1.0% between runs (5 runs of history, 3 degrees of freedom): more runs of history, not more samples, narrow it down"
 	}
 	return r

@@ -44,20 +44,20 @@ func ShortName(name string) string {
 // be arbitrarily long, and one of them must not eat the report's budget.
 const maxNameBytes = 120
 
-// cellName is a benchmark name ready for a Markdown table cell; a
+// CellName is a benchmark name ready for a Markdown table cell; a
 // benchmark of a package (a key, see results.Key) shows its package under
 // the name, small.
-func cellName(name string) string {
-	cell := escapeCell(elide(ShortName(name), maxNameBytes))
+func CellName(name string) string {
+	cell := EscapeCell(Elide(ShortName(name), maxNameBytes))
 	if pkg, _ := results.SplitKey(name); pkg != "" {
-		cell += " <sub>" + escapeCell(elide(pkg, maxNameBytes)) + "</sub>"
+		cell += " <sub>" + EscapeCell(Elide(pkg, maxNameBytes)) + "</sub>"
 	}
 	return cell
 }
 
-// elide shortens s to at most n bytes by cutting its middle, on rune
+// Elide shortens s to at most n bytes by cutting its middle, on rune
 // boundaries, so both the start and the distinguishing end stay visible.
-func elide(s string, n int) string {
+func Elide(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -74,7 +74,7 @@ func elide(s string, n int) string {
 	return s[:head] + dots + s[tail:]
 }
 
-// escapeCell makes arbitrary text safe inside a GFM table cell: pipes,
+// EscapeCell makes arbitrary text safe inside a GFM table cell: pipes,
 // HTML (so a "<!--" cannot hide the rest of a comment, an <img> stays
 // text), emphasis, links and code spans are neutralised; @mentions,
 // issue references, bare URLs and e-mail addresses are broken with a
@@ -82,34 +82,21 @@ func elide(s string, n int) string {
 // line breaks, which would end the row, become spaces. Text a pull
 // request controls (benchmark names, a worker's messages) goes through it
 // wherever a report shows it.
-func escapeCell(s string) string {
+func EscapeCell(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for i, r := range s {
+		if writeInert(&b, s, i) {
+			continue
+		}
 		switch r {
 		case '\n', '\r', '\t':
 			b.WriteByte(' ')
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		case '@':
-			b.WriteByte('@')
-			if startsWord(s[i+1:]) {
-				b.WriteString(zeroWidthSpace) // no mention, no e-mail link
-			}
 		case '#':
 			if startsDigit(s[i+1:]) {
 				b.WriteString("#" + zeroWidthSpace) // no issue reference
 			} else {
 				b.WriteString("\\#")
-			}
-		case ':':
-			b.WriteByte(':')
-			if strings.HasPrefix(s[i+1:], "//") {
-				b.WriteString(zeroWidthSpace) // no autolinked URL
 			}
 		case '.':
 			if i >= 3 && strings.EqualFold(s[i-3:i], "www") {
@@ -130,6 +117,35 @@ func escapeCell(s string) string {
 	return b.String()
 }
 
+// writeInert writes the rune at s[i] to b and reports true when it is one
+// that Markdown and HTML text escape alike: "<", ">" and "&" as entities,
+// and "@" and ":" followed by a zero-width space where they would start a
+// mention, an e-mail link or a URL ("@octo", "https://"); otherwise it
+// writes nothing and reports false.
+func writeInert(b *strings.Builder, s string, i int) bool {
+	switch s[i] {
+	case '<':
+		b.WriteString("&lt;")
+	case '>':
+		b.WriteString("&gt;")
+	case '&':
+		b.WriteString("&amp;")
+	case '@':
+		b.WriteByte('@')
+		if startsWord(s[i+1:]) {
+			b.WriteString(zeroWidthSpace) // no mention, no e-mail link
+		}
+	case ':':
+		b.WriteByte(':')
+		if strings.HasPrefix(s[i+1:], "//") {
+			b.WriteString(zeroWidthSpace) // no autolinked URL
+		}
+	default:
+		return false
+	}
+	return true
+}
+
 // zeroWidthSpace, written as an entity so the Markdown shows it, splits a
 // mention, reference or URL without changing how the text reads (as
 // Dependabot and Renovate do in the release notes they quote).
@@ -147,14 +163,14 @@ func startsDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
 
 // escapeInline makes text from the caller (titles, sources, reasons) safe
 // in running Markdown text; it is the cell escaping, which suffices.
-func escapeInline(s string) string { return escapeCell(s) }
+func escapeInline(s string) string { return EscapeCell(s) }
 
-// plainText renders plain text (a note, a reason: anything that may quote
+// PlainText renders plain text (a note, a reason: anything that may quote
 // a pull request or a worker) as inert Markdown on one line: spans
 // between backticks stay inline code (inert by nature, and how
 // wirebench's own notes show commands), everything else is escaped like a
 // cell. An unmatched backtick is shown as one.
-func plainText(s string) string {
+func PlainText(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return ' ' // then collapsed with the rest of the white space
@@ -213,8 +229,8 @@ func code(s string) string {
 	return "`" + s + "`"
 }
 
-// shortSHA returns the first 7 characters of a commit hash.
-func shortSHA(c string) string {
+// ShortSHA returns the first 7 characters of a commit hash.
+func ShortSHA(c string) string {
 	if len(c) > 7 {
 		return c[:7]
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/report/reporttest"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,10 +22,10 @@ func FuzzEscapeCell(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for name, md := range map[string]string{
-			"cell": "| h |\n|:--|\n| " + escapeCell(s) + " |\n",
-			"note": notesText(Input{Notes: []string{s}}),
+			"cell": "| h |\n|:--|\n| " + EscapeCell(s) + " |\n",
+			"note": NotesList([]string{s}, nil),
 		} {
-			html := renderGFM(t, md)
+			html := reporttest.RenderGFM(t, md)
 			body := strings.NewReplacer("<table>", "", "</table>", "", "<thead>", "", "</thead>", "", "<tbody>", "", "</tbody>", "",
 				"<tr>", "", "</tr>", "", `<th style="text-align:left">`, "", "</th>", "", `<td style="text-align:left">`, "", "</td>", "",
 				"<ul>", "", "</ul>", "", "<li>", "", "</li>", "", "<code>", "", "</code>", "", "<p>", "", "</p>", "").Replace(html)

@@ -208,20 +208,15 @@ func notEnforcedShort(r *compare.Result) string {
 
 // gateSentence says how the timings of a stored-baseline comparison were
 // judged, and when they were not enforced why, and what would make them
-// gate; "" for a same-runner A/B comparison (its A/A sentence says it).
-func gateSentence(r *compare.Result, plain bool) string {
+// gate, in the style st; "" for a same-runner A/B comparison (its A/A
+// sentence says it).
+func gateSentence(r *compare.Result, st style) string {
 	g := r.Gate
 	if g == nil || judge(r).timings.n == 0 {
 		return ""
 	}
-	warn := func(s string) string {
-		if plain {
-			return s
-		}
-		return "> ⚠️ " + s
-	}
 	if g.Processes {
-		return processesSentence(r, warn)
+		return processesSentence(r, st)
 	}
 	code := ""
 	if g.SameCode > 1 {
@@ -229,13 +224,13 @@ func gateSentence(r *compare.Result, plain bool) string {
 	}
 	switch {
 	case !g.SettingsMatch():
-		return warn(fmt.Sprintf("Timings are reported, not enforced: this run was measured with other harness settings than the baseline (%s), and a timing depends on the batch sizes they choose. Measure with the baseline's settings, which check does unless told otherwise, to gate them. Sizes and allocations gate as usual.",
+		return st.warning(fmt.Sprintf("Timings are reported, not enforced: this run was measured with other harness settings than the baseline (%s), and a timing depends on the batch sizes they choose. Measure with the baseline's settings, which check does unless told otherwise, to gate them. Sizes and allocations gate as usual.",
 			diffText(g.SettingsDiffer)))
 	case g.MoreRuns() == 0 && g.SpeedOutside():
-		return warn(fmt.Sprintf("Timings are reported, not enforced: this run's median timing moved ×%.2f against the baseline, outside the ×%.2f to ×%.2f that a run of the baseline's history moves (%s prediction). The machine was in a state the history never measured (load, another kind of runner, a process off its usual speed), which moves benchmarks unlike each other, so the history cannot judge this run's timings. (A change that slows every benchmark alike lands here too: the same-runner A/B mode can tell it.) Sizes and allocations gate as usual.",
+		return st.warning(fmt.Sprintf("Timings are reported, not enforced: this run's median timing moved ×%.2f against the baseline, outside the ×%.2f to ×%.2f that a run of the baseline's history moves (%s prediction). The machine was in a state the history never measured (load, another kind of runner, a process off its usual speed), which moves benchmarks unlike each other, so the history cannot judge this run's timings. (A change that slows every benchmark alike lands here too: the same-runner A/B mode can tell it.) Sizes and allocations gate as usual.",
 			g.Speed.Shift, g.Speed.Lo, g.Speed.Hi, human.Percent(r.Options.Confidence)))
 	case g.MoreRuns() > 0:
-		return warn(fmt.Sprintf("Timings are reported, not enforced: a benchmark's median moves from one process to the next by more than the samples of one run can show, and the baseline's history has %s measured with this run's settings, of the %d needed to estimate how much. %s more %s of the baseline (`wirebench update`, or the action on pushes to the default branch) make timings gate. Sizes and allocations gate as usual.",
+		return st.warning(fmt.Sprintf("Timings are reported, not enforced: a benchmark's median moves from one process to the next by more than the samples of one run can show, and the baseline's history has %s measured with this run's settings, of the %d needed to estimate how much. %s more %s of the baseline (`wirebench update`, or the action on pushes to the default branch) make timings gate. Sizes and allocations gate as usual.",
 			human.Plural(g.Runs, "run", "runs"), g.Needed, capitalize(human.Count(g.MoreRuns())), pick(g.MoreRuns() == 1, "run", "runs")))
 	}
 	out := fmt.Sprintf("Timings are judged against the baseline's history: %s measured with this run's settings%s. This run counts as one more; a timing changed when its median lies outside what those runs show for it.",
@@ -257,14 +252,14 @@ const processesAdvice = "for i in 1 2 3 4 5; do go test -run '^$' -bench . -coun
 
 // processesSentence is gateSentence for Go benchmark text whose go test
 // processes are the runs (compare.History.Processes).
-func processesSentence(r *compare.Result, warn func(string) string) string {
+func processesSentence(r *compare.Result, st style) string {
 	g := r.Gate
 	if g.MoreRuns() > 0 {
-		return warn(fmt.Sprintf("Timings are reported, not enforced: a benchmark's median moves from one go test process to the next by more than the samples of one process show (-count adds samples, not processes), and the baseline holds %s, of the %d needed to estimate how much. Write each side with %d go test processes or more (`%s`, and the same for the candidate) to gate them. Sizes and allocations gate as usual.",
+		return st.warning(fmt.Sprintf("Timings are reported, not enforced: a benchmark's median moves from one go test process to the next by more than the samples of one process show (-count adds samples, not processes), and the baseline holds %s, of the %d needed to estimate how much. Write each side with %d go test processes or more (`%s`, and the same for the candidate) to gate them. Sizes and allocations gate as usual.",
 			human.Plural(g.Runs, "go test process", "go test processes"), g.Needed, g.Needed, processesAdvice))
 	}
 	if g.SpeedOutside() {
-		return warn(fmt.Sprintf("Timings are reported, not enforced: the candidate's median timing moved ×%.2f against the baseline, outside the ×%.2f to ×%.2f that the baseline's processes move (%s prediction): the machine was not in the state it was in for the baseline (load, another machine), which moves benchmarks unlike each other. (A change that slows every benchmark alike lands here too: `wirebench ab` can tell it.) Sizes and allocations gate as usual.",
+		return st.warning(fmt.Sprintf("Timings are reported, not enforced: the candidate's median timing moved ×%.2f against the baseline, outside the ×%.2f to ×%.2f that the baseline's processes move (%s prediction): the machine was not in the state it was in for the baseline (load, another machine), which moves benchmarks unlike each other. (A change that slows every benchmark alike lands here too: `wirebench ab` can tell it.) Sizes and allocations gate as usual.",
 			g.Speed.Shift, g.Speed.Lo, g.Speed.Hi, human.Percent(r.Options.Confidence)))
 	}
 	out := fmt.Sprintf("Timings are judged by go test processes, each one run: %s of the baseline against %s of the candidate; a timing changed when the candidate's processes lie farther from the baseline's than processes of one code lie from each other.",

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"flag"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/report/reporttest"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -18,35 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // golden compares got with testdata/name, or rewrites the file with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/report -update to create it)", err)
-	}
-	if got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := range max(len(gl), len(wl)) {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Fatalf("%s differs at line %d:\n got: %q\nwant: %q\n(review, then go test ./internal/report -update)", path, i+1, g, w)
-			}
-		}
-	}
+	reporttest.Golden(t, filepath.Join("testdata", name), got, *update)
 }
 
 // firstRunInput is a run of the default suite without a baseline.
@@ -59,14 +31,14 @@ func firstRunInput() Input {
 // unchangedInput is the default suite on the same machine, nothing changed.
 func unchangedInput() Input {
 	r := suiteResult(true)
-	return Input{Result: r, Candidate: fixtureCandidate(r), History: fixtureHistory(),
+	return Input{Result: r, Candidate: fixtureCandidate(r), History: reporttest.History(),
 		BaselineSource: "baseline/default.json in the workspace", Title: "wirebench: default suite"}
 }
 
 // resultInput is the report input of a fixture result of the default
 // suite on the same machine, with its history.
 func resultInput(r *compare.Result) Input {
-	return Input{Result: r, Candidate: fixtureCandidate(r), History: fixtureHistory(),
+	return Input{Result: r, Candidate: fixtureCandidate(r), History: reporttest.History(),
 		BaselineSource: "baseline/default.json in the workspace", Title: "wirebench: default suite"}
 }
 

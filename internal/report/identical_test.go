@@ -47,7 +47,7 @@ func TestIdentical(t *testing.T) {
 			}
 			for _, id := range tt.r.Identical {
 				for _, b := range id.Benchmarks {
-					if !strings.Contains(md, cellName(b.Name)+" | "+compare.IdenticalReason) || !strings.Contains(strings.Join(strings.Fields(text.String()), " "), b.Name) {
+					if !strings.Contains(md, CellName(b.Name)+" | "+compare.IdenticalReason) || !strings.Contains(strings.Join(strings.Fields(text.String()), " "), b.Name) {
 						t.Errorf("%s not listed as identical:\n%s\n%s", b.Name, md, text.String())
 					}
 				}

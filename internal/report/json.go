@@ -129,11 +129,7 @@ func jsonDocument(r *compare.Result, failOn compare.FailOn) jsonDoc {
 		Unseen: []jsonUnseen{}, Identical: []jsonIdentical{},
 	}
 	for _, p := range r.Identical {
-		id := jsonIdentical{Package: p.Package, Hash: p.Hash, Reason: compare.IdenticalReason, Benchmarks: []jsonIdenticalBenchmark{}}
-		for _, b := range p.Benchmarks {
-			id.Benchmarks = append(id.Benchmarks, jsonIdenticalBenchmark{Name: b.Name, Baseline: b.Baseline})
-		}
-		doc.Identical = append(doc.Identical, id)
+		doc.Identical = append(doc.Identical, identicalJSON(p))
 	}
 	for _, u := range r.Unseen {
 		doc.Unseen = append(doc.Unseen, jsonUnseen{Name: u.Name, InstructionsPerOp: u.InstructionsPerOp, NativeNsPerOp: u.NativeNsPerOp, PerNs: num(u.PerNs())})
@@ -154,25 +150,9 @@ func jsonDocument(r *compare.Result, failOn compare.FailOn) jsonDoc {
 		doc.Clock = &jsonClock{Threshold: c.Threshold, History: c.History, Budget: c.Budget.Seconds(), Elapsed: c.Elapsed.Seconds(),
 			Rounds: c.Rounds, Generations: c.Generations}
 	}
-	j := judge(r)
-	doc.Judged = jsonJudged{Timings: j.timings.n, TimingsGated: j.timings.gated, TimingsInconclusive: j.timings.inconclusive,
-		TimingsNotEnforced: j.timings.notEnforced, TimingsMedianMDE: num(j.timings.mde), Other: j.other, OtherGated: j.otherGated,
-		Counts: j.counts.n, CountsGated: j.counts.gated, CountsInconclusive: j.counts.inconclusive,
-		CountsNotEnforced: j.counts.notEnforced, CountsMedianMDE: num(j.counts.mde)}
+	doc.Judged = judgedJSON(judge(r))
 	if g := r.Gate; g != nil {
-		doc.History = &jsonHistory{Runs: g.Runs, SameCode: g.SameCode, Needed: g.Needed, MoreRuns: g.MoreRuns(),
-			Processes: g.Processes, CandidateRuns: g.CandidateRuns,
-			SettingsMatch: g.SettingsMatch(), SettingsDiffer: diffs(g.SettingsDiffer)}
-		if s := g.Speed; s != nil {
-			doc.History.Speed = &jsonSpeed{Shift: num(s.Shift), Lo: num(s.Lo), Hi: num(s.Hi), Outside: s.Outside}
-		}
-		if d := g.Dispersion; d != nil {
-			doc.History.Dispersion = &jsonDispersion{Lambda: num(d.Lambda), Timings: d.Timings, Applied: d.Applied, Widening: num(d.Widening())}
-		}
-		if b := g.Busy; b != nil {
-			doc.History.Busy = &jsonBusy{Candidate: num(b.Candidate), Reference: num(b.Reference), Limit: compare.BusyLimit,
-				Parallel: orEmpty(b.Parallel), Busy: b.Busy()}
-		}
+		doc.History = historyJSON(g)
 	}
 	if s := r.Shift; s != nil {
 		doc.SpeedShift = &jsonShift{Estimate: num(s.Estimate), CILow: num(s.Lo), CIHigh: num(s.Hi), N: s.N, Applied: s.Applied, Reason: s.Reason,
@@ -181,21 +161,63 @@ func jsonDocument(r *compare.Result, failOn compare.FailOn) jsonDoc {
 	cs := append([]compare.Comparison(nil), r.Comparisons...)
 	compare.Sort(cs)
 	for _, c := range cs {
-		doc.Comparisons = append(doc.Comparisons, jsonComparison{
-			Name: c.Name, Unit: c.Unit, Kind: string(c.Kind),
-			Baseline: num(c.Baseline.Median), Candidate: num(c.Candidate.Median),
-			NBaseline: c.Baseline.N, NCandidate: c.Candidate.N,
-			Ratio: num(c.Ratio), RawRatio: num(c.RawRatio), Change: num(roundChange(c.Ratio - 1)), CILow: num(c.Lo), CIHigh: num(c.Hi),
-			P: num(c.P), PAdjusted: num(c.PAdjusted), Verdict: string(c.Verdict),
-			MDE: num(c.MDE), SamplesNeeded: c.SamplesNeeded,
-			Normalized: c.Normalized, HigherIsBetter: c.HigherIsBetter, Note: c.Note,
-			Paired: c.Paired, Unconfirmed: c.Unconfirmed, Accepted: c.Accepted,
-			Enforced: r.Enforced(c), NotEnforced: notEnforcedReason(r, c), Test: testName(c),
-			DF: dfNum(c.DF), HistoryRuns: c.HistoryRuns, Where: whereJSON(c.Where),
-			Spread: c.Spread, Pairs: c.Pairs, PairSpread: c.PairSpread, Varying: c.Varying,
-		})
+		doc.Comparisons = append(doc.Comparisons, comparisonJSON(r, c))
 	}
 	return doc
+}
+
+// identicalJSON is a package whose benchmarks were not measured, its
+// test binary identical to the baseline's.
+func identicalJSON(p compare.Identical) jsonIdentical {
+	id := jsonIdentical{Package: p.Package, Hash: p.Hash, Reason: compare.IdenticalReason, Benchmarks: []jsonIdenticalBenchmark{}}
+	for _, b := range p.Benchmarks {
+		id.Benchmarks = append(id.Benchmarks, jsonIdenticalBenchmark{Name: b.Name, Baseline: b.Baseline})
+	}
+	return id
+}
+
+// judgedJSON is what was judged, and how much of it gated.
+func judgedJSON(j judged) jsonJudged {
+	return jsonJudged{Timings: j.timings.n, TimingsGated: j.timings.gated, TimingsInconclusive: j.timings.inconclusive,
+		TimingsNotEnforced: j.timings.notEnforced, TimingsMedianMDE: num(j.timings.mde), Other: j.other, OtherGated: j.otherGated,
+		Counts: j.counts.n, CountsGated: j.counts.gated, CountsInconclusive: j.counts.inconclusive,
+		CountsNotEnforced: j.counts.notEnforced, CountsMedianMDE: num(j.counts.mde)}
+}
+
+// historyJSON is the timing gate of a stored-baseline comparison: the
+// history's runs and what kept its timings from gating.
+func historyJSON(g *compare.TimingGate) *jsonHistory {
+	h := &jsonHistory{Runs: g.Runs, SameCode: g.SameCode, Needed: g.Needed, MoreRuns: g.MoreRuns(),
+		Processes: g.Processes, CandidateRuns: g.CandidateRuns,
+		SettingsMatch: g.SettingsMatch(), SettingsDiffer: diffs(g.SettingsDiffer)}
+	if s := g.Speed; s != nil {
+		h.Speed = &jsonSpeed{Shift: num(s.Shift), Lo: num(s.Lo), Hi: num(s.Hi), Outside: s.Outside}
+	}
+	if d := g.Dispersion; d != nil {
+		h.Dispersion = &jsonDispersion{Lambda: num(d.Lambda), Timings: d.Timings, Applied: d.Applied, Widening: num(d.Widening())}
+	}
+	if b := g.Busy; b != nil {
+		h.Busy = &jsonBusy{Candidate: num(b.Candidate), Reference: num(b.Reference), Limit: compare.BusyLimit,
+			Parallel: orEmpty(b.Parallel), Busy: b.Busy()}
+	}
+	return h
+}
+
+// comparisonJSON is one comparison of r.
+func comparisonJSON(r *compare.Result, c compare.Comparison) jsonComparison {
+	return jsonComparison{
+		Name: c.Name, Unit: c.Unit, Kind: string(c.Kind),
+		Baseline: num(c.Baseline.Median), Candidate: num(c.Candidate.Median),
+		NBaseline: c.Baseline.N, NCandidate: c.Candidate.N,
+		Ratio: num(c.Ratio), RawRatio: num(c.RawRatio), Change: num(roundChange(c.Ratio - 1)), CILow: num(c.Lo), CIHigh: num(c.Hi),
+		P: num(c.P), PAdjusted: num(c.PAdjusted), Verdict: string(c.Verdict),
+		MDE: num(c.MDE), SamplesNeeded: c.SamplesNeeded,
+		Normalized: c.Normalized, HigherIsBetter: c.HigherIsBetter, Note: c.Note,
+		Paired: c.Paired, Unconfirmed: c.Unconfirmed, Accepted: c.Accepted,
+		Enforced: r.Enforced(c), NotEnforced: notEnforcedReason(r, c), Test: testName(c),
+		DF: dfNum(c.DF), HistoryRuns: c.HistoryRuns, Where: whereJSON(c.Where),
+		Spread: c.Spread, Pairs: c.Pairs, PairSpread: c.PairSpread, Varying: c.Varying,
+	}
 }
 
 // testName names the test behind a comparison's p-value: "" when there is

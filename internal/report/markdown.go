@@ -128,17 +128,17 @@ func link(text, url string) string {
 
 var urlEscaper = strings.NewReplacer("<", "%3C", ">", "%3E", " ", "%20", "\n", "", "\r", "")
 
-// notesText renders the caller's notes as a list, one line each: the
-// plain-text notes escaped (see plainText), then wirebench's own Markdown
+// NotesList renders the caller's notes as a list, one line each: the
+// plain-text notes escaped (see PlainText), then wirebench's own Markdown
 // notes as written.
-func notesText(in Input) string {
+func NotesList(notes, markdownNotes []string) string {
 	var b strings.Builder
-	for _, n := range in.Notes {
-		if n = plainText(n); n != "" {
+	for _, n := range notes {
+		if n = PlainText(n); n != "" {
 			b.WriteString("- " + n + "\n")
 		}
 	}
-	for _, n := range in.MarkdownNotes {
+	for _, n := range markdownNotes {
 		if n = strings.Join(strings.Fields(n), " "); n != "" {
 			b.WriteString("- " + n + "\n")
 		}
@@ -190,6 +190,12 @@ func detailsOpen(summary string) string {
 
 const detailsClose = "\n</details>\n\n"
 
+// Details is body in a collapsed block under summary (Markdown a caller
+// has made safe).
+func Details(summary, body string) string {
+	return detailsOpen(summary) + body + detailsClose
+}
+
 // trendSection draws the trend charts of the chosen benchmarks, each
 // followed by its numbers in text.
 func trendSection(d *document, res *compare.Result, history []baseline.Entry, cand *results.Results) {
@@ -240,7 +246,7 @@ func trendText(name string, pts []trendPoint) string {
 			hi = p.value
 		}
 	}
-	s := fmt.Sprintf("<sub>%s: %s to %s over %s", cellName(name), FormatNs(lo), FormatNs(hi), human.Plural(len(stored), "stored run", "stored runs"))
+	s := fmt.Sprintf("<sub>%s: %s to %s over %s", CellName(name), FormatNs(lo), FormatNs(hi), human.Plural(len(stored), "stored run", "stored runs"))
 	if last != "" {
 		s += "; this run " + last
 	}

@@ -1,23 +1,17 @@
 package report
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"html"
 	"math"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
-	gmhtml "github.com/yuin/goldmark/renderer/html"
-
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/report/reporttest"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -34,58 +28,15 @@ func reports() map[string]string {
 		"odd names": Markdown(Input{Result: odd, Notes: []string{"two\nlines"}}, Options{}),
 		"2000":      Markdown(bigInput(2000), Options{}),
 		"tight":     Markdown(bigInput(300), Options{MaxChars: 9000}),
-		"update":    UpdatedMarkdown(updateInput(), "Baseline updated."),
 		"where":     Markdown(Input{Result: whereResult()}, Options{}),
 	}
 }
 
-// renderGFM renders Markdown as GitHub would, near enough: GFM tables,
-// strikethrough, autolinks, and raw HTML (details) passed through.
-func renderGFM(t *testing.T, md string) string {
-	t.Helper()
-	var b bytes.Buffer
-	gm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(gmhtml.WithUnsafe()))
-	if err := gm.Convert([]byte(md), &b); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
-
-var delimiterRow = regexp.MustCompile(`(?m)^\|(:?-+:?\|)+$`)
-
+// TestMarkdownValid checks every report renders as GitHub would render
+// it: tables, collapsed blocks and charts intact, no name's markup.
 func TestMarkdownValid(t *testing.T) {
 	for name, md := range reports() {
-		t.Run(name, func(t *testing.T) {
-			out := renderGFM(t, md)
-			tables := len(delimiterRow.FindAllString(md, -1))
-			if got := strings.Count(out, "<table>"); got != tables {
-				t.Errorf("%d tables in the Markdown render as %d <table>", tables, got)
-			}
-			if tables > 0 && strings.Contains(out, "<p>| ") {
-				t.Errorf("a table row rendered as a paragraph:\n%s", excerpt(out, "<p>| "))
-			}
-			for _, s := range []string{md, out} {
-				if o, c := strings.Count(s, "<details>"), strings.Count(s, "</details>"); o != c {
-					t.Errorf("%d <details> but %d </details>", o, c)
-				}
-			}
-			// Every table's rows have as many cells as its header: an
-			// unescaped pipe in a name would add one.
-			checkTableCells(t, out)
-			if fences, blocks := strings.Count(md, "```mermaid\n"), strings.Count(out, `<code class="language-mermaid">`); fences != blocks {
-				t.Errorf("%d mermaid fences render as %d code blocks", fences, blocks)
-			}
-			for _, forbidden := range []string{"<script>", "<del>", `<a href="b"`, "<em>y</em>", "<h1>"} {
-				if strings.Contains(out, forbidden) {
-					t.Errorf("a benchmark name leaked markup %s:\n%s", forbidden, excerpt(out, forbidden))
-				}
-			}
-			for _, block := range mermaidBlocks(md) {
-				if err := checkXYChart(block); err != nil {
-					t.Errorf("mermaid: %v\n%s", err, block)
-				}
-			}
-		})
+		t.Run(name, func(t *testing.T) { reporttest.CheckMarkdown(t, md) })
 	}
 }
 
@@ -95,159 +46,9 @@ func TestMarkdownNamesSurvive(t *testing.T) {
 	for _, name := range []string{"BenchmarkA|B", "Benchmark<b>bold</b>", "Benchmark`tick`", "Benchmark_a_b_", "Benchmark*x*", "Benchmark[x](y)", "Benchmark\\|"} {
 		r := mixedResult()
 		r.Comparisons[0].Name = name
-		out := renderGFM(t, Markdown(Input{Result: r}, Options{}))
+		out := reporttest.RenderGFM(t, Markdown(Input{Result: r}, Options{}))
 		if want := html.EscapeString(strings.TrimPrefix(name, "Benchmark")); !strings.Contains(out, `<td style="text-align:left">`+want+"</td>") {
 			t.Errorf("name %q: no cell reads %q", name, want)
-		}
-	}
-}
-
-func excerpt(s, at string) string {
-	i := strings.Index(s, at)
-	return s[max(0, i-200):min(len(s), i+200)]
-}
-
-var rowRE = regexp.MustCompile(`(?s)<tr>(.*?)</tr>`)
-
-func checkTableCells(t *testing.T, out string) {
-	t.Helper()
-	for _, tbl := range strings.Split(out, "<table>")[1:] {
-		tbl = tbl[:strings.Index(tbl, "</table>")]
-		want := -1
-		for _, m := range rowRE.FindAllStringSubmatch(tbl, -1) {
-			n := strings.Count(m[1], "<th") + strings.Count(m[1], "<td")
-			if want < 0 {
-				want = n
-			} else if n != want {
-				t.Errorf("a row has %d cells, the header %d: %s", n, want, m[1])
-			}
-		}
-	}
-}
-
-// mermaidBlocks returns the contents of the ```mermaid fences.
-func mermaidBlocks(md string) []string {
-	var out []string
-	for _, part := range strings.Split(md, "```mermaid\n")[1:] {
-		out = append(out, part[:strings.Index(part, "```")])
-	}
-	return out
-}
-
-var (
-	xyTitle  = regexp.MustCompile(`^    title "([^"]*)"$`)
-	xyXAxis  = regexp.MustCompile(`^    x-axis \[("[^"]*"(?:, "[^"]*")*)\]$`)
-	xyYAxis  = regexp.MustCompile(`^    y-axis "([^"]*)" (-?[0-9.]+) --> (-?[0-9.]+)$`)
-	xySeries = regexp.MustCompile(`^    (bar|line) \[(-?[0-9.]+(?:, -?[0-9.]+)*)\]$`)
-	xyLabel  = regexp.MustCompile(`^[A-Za-z0-9 ./=+\-:()%,_…]+$`)
-)
-
-// checkXYChart checks the xychart-beta syntax wirebench emits, and what
-// Mermaid would silently get wrong: series as long as the x axis, distinct
-// categories, values inside the y range.
-func checkXYChart(block string) error {
-	lines := strings.Split(strings.TrimSuffix(block, "\n"), "\n")
-	if len(lines) > 0 && lines[0] == "---" {
-		end := slices.Index(lines[1:], "---")
-		if end < 0 {
-			return fmt.Errorf("front matter not closed")
-		}
-		for _, l := range lines[1 : end+1] {
-			if !regexp.MustCompile(`^( {2})*[A-Za-z]+: ?("[^"]*"|[0-9]+|true|false)?$`).MatchString(l) {
-				return fmt.Errorf("front matter line %q", l)
-			}
-		}
-		lines = lines[end+2:]
-	}
-	if len(lines) == 0 || (lines[0] != "xychart-beta" && lines[0] != "xychart-beta horizontal") {
-		return fmt.Errorf("first line %q, want xychart-beta [horizontal]", lines[0])
-	}
-	var cats []string
-	var lo, hi float64
-	var series [][]float64
-	seen := map[string]int{}
-	for _, l := range lines[1:] {
-		switch {
-		case xyTitle.MatchString(l):
-			seen["title"]++
-		case xyXAxis.MatchString(l):
-			seen["x-axis"]++
-			for _, c := range strings.Split(strings.Trim(xyXAxis.FindStringSubmatch(l)[1], `"`), `", "`) {
-				if !xyLabel.MatchString(c) {
-					return fmt.Errorf("category %q has characters Mermaid may misread", c)
-				}
-				if slices.Contains(cats, c) {
-					return fmt.Errorf("category %q repeats", c)
-				}
-				cats = append(cats, c)
-			}
-		case xyYAxis.MatchString(l):
-			seen["y-axis"]++
-			m := xyYAxis.FindStringSubmatch(l)
-			lo, _ = strconv.ParseFloat(m[2], 64)
-			hi, _ = strconv.ParseFloat(m[3], 64)
-			if !(lo < hi) {
-				return fmt.Errorf("y range %v --> %v is empty", lo, hi)
-			}
-		case xySeries.MatchString(l):
-			var v []float64
-			for _, s := range strings.Split(xySeries.FindStringSubmatch(l)[2], ", ") {
-				f, err := strconv.ParseFloat(s, 64)
-				if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-					return fmt.Errorf("value %q", s)
-				}
-				v = append(v, f)
-			}
-			series = append(series, v)
-		default:
-			return fmt.Errorf("line %q is not xychart-beta syntax wirebench emits", l)
-		}
-	}
-	if seen["x-axis"] != 1 || seen["y-axis"] != 1 || seen["title"] > 1 || len(series) == 0 {
-		return fmt.Errorf("want one x-axis, one y-axis, at most one title and a series; got %v and %d series", seen, len(series))
-	}
-	drawn := make([]int, len(cats))
-	for _, s := range series {
-		if len(s) != len(cats) {
-			return fmt.Errorf("a series has %d values for %d categories", len(s), len(cats))
-		}
-		for i, v := range s {
-			switch {
-			case v == 0 && lo == 0:
-				// Not drawn.
-			case v < lo || v > hi:
-				return fmt.Errorf("value %v outside the y range [%v, %v]", v, lo, hi)
-			default:
-				drawn[i]++
-			}
-		}
-	}
-	for i, n := range drawn {
-		if n == 0 {
-			return fmt.Errorf("category %q has no value drawn", cats[i])
-		}
-	}
-	return nil
-}
-
-// TestCheckXYChart makes sure the checker rejects what it should.
-func TestCheckXYChart(t *testing.T) {
-	good := "xychart-beta\n    title \"t\"\n    x-axis [\"a\", \"b\"]\n    y-axis \"u\" 0 --> 10\n    line [1, 2]\n"
-	if err := checkXYChart(good); err != nil {
-		t.Fatalf("good chart rejected: %v", err)
-	}
-	for _, bad := range []string{
-		strings.Replace(good, "xychart-beta", "xychart", 1),
-		strings.Replace(good, "line [1, 2]", "line [1, 2, 3]", 1),
-		strings.Replace(good, `["a", "b"]`, `["a", "a"]`, 1),
-		strings.Replace(good, "0 --> 10", "10 --> 0", 1),
-		strings.Replace(good, "line [1, 2]", "line [1, 20]", 1),
-		strings.Replace(good, `"b"`, `"b<i>"`, 1),
-		strings.Replace(good, "    line [1, 2]\n", "", 1),
-		good + "    legend yes\n",
-	} {
-		if checkXYChart(bad) == nil {
-			t.Errorf("accepted:\n%s", bad)
 		}
 	}
 }
@@ -284,8 +85,8 @@ func TestFormatting(t *testing.T) {
 		{human.Count(999), "999"},
 		{human.Plural(1, "regression", "regressions"), "1 regression"},
 		{human.Plural(1200, "regression", "regressions"), "1,200 regressions"},
-		{escapeCell("a|b<c>`d`\ne"), "a\\|b&lt;c&gt;\\`d\\` e"},
-		{elide("abcdefghijklmnopqrstuvwxyz", 10), "abc…wxyz"},
+		{EscapeCell("a|b<c>`d`\ne"), "a\\|b&lt;c&gt;\\`d\\` e"},
+		{Elide("abcdefghijklmnopqrstuvwxyz", 10), "abc…wxyz"},
 		{chartLabel(`Ser "quoted" <x>`, 40), "Ser _quoted_ _x_"},
 		{link("full", "https://x/y (1)"), "[full](<https://x/y%20(1)>)"},
 		{vsBase(noisy, 0.01), "+12.30% (p=0.000 n=0+0)"},
@@ -337,7 +138,7 @@ func TestMarkdownFromCompare(t *testing.T) {
 	for i := range 5 {
 		m := medians(b)
 		for j, name := range []string{"BenchmarkSerialize/codec=protobuf/dataset=small", "BenchmarkDeserialize/codec=protobuf/dataset=small", "BenchmarkX"} {
-			m[name][results.UnitNsPerOp] *= 1 + 0.002*jitter(7*i+3*j)
+			m[name][results.UnitNsPerOp] *= 1 + 0.002*reporttest.Jitter(7*i+3*j)
 		}
 		o.History.Runs = append(o.History.Runs, compare.Run{Commit: fmt.Sprint(i), Medians: m})
 	}
@@ -438,7 +239,7 @@ func TestGateSentenceDispersion(t *testing.T) {
 				Comparisons: []compare.Comparison{{Name: "BenchmarkX", Unit: results.UnitNsPerOp, Kind: compare.Noisy, Verdict: compare.Unchanged, Test: compare.TestNewRun}},
 				Gate:        &compare.TimingGate{Runs: 6, Needed: compare.MinHistoryRuns, Dispersion: tt.d},
 			}
-			got := gateSentence(r, true)
+			got := gateSentence(r, textStyle)
 			if !strings.HasPrefix(got, "Timings are judged against the baseline's history: 6 runs") {
 				t.Fatalf("sentence %q", got)
 			}
@@ -472,7 +273,7 @@ func TestGateSentenceBusy(t *testing.T) {
 				Comparisons: []compare.Comparison{{Name: par[0], Unit: results.UnitNsPerOp, Kind: compare.Noisy, Verdict: compare.Unchanged, Test: compare.TestNewRun}},
 				Gate:        &compare.TimingGate{Runs: 6, Needed: compare.MinHistoryRuns, Busy: tt.b},
 			}
-			got := gateSentence(r, true)
+			got := gateSentence(r, textStyle)
 			if has := strings.Contains(got, "Other processes kept"); has != (tt.want != "") || !strings.Contains(got, tt.want) {
 				t.Errorf("sentence %q, want it to contain %q", got, tt.want)
 			}

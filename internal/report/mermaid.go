@@ -43,17 +43,18 @@ const (
 )
 
 // Series colours: regression, improvement, neither (GitHub's red, green
-// and grey); trend line (GitHub's blue).
+// and grey); trend line (GitHub's blue, the first line of every line
+// chart).
 const (
 	changePalette = "#cf222e, #1a7f37, #8c959f"
-	trendPalette  = "#0969da"
+	TrendPalette  = "#0969da"
 )
 
 // chartLabel makes text safe and short as a quoted Mermaid label: quotes,
 // which would end it, and anything Mermaid might read as markup or an
 // entity become "_".
 func chartLabel(s string, n int) string {
-	s = elide(s, n)
+	s = Elide(s, n)
 	return strings.Map(func(r rune) rune {
 		switch {
 		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
@@ -105,8 +106,8 @@ func chartNum(x float64) string {
 	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
-// round4 rounds to 4 significant digits, keeping chart text short.
-func round4(x float64) float64 {
+// Round4 rounds to 4 significant digits, keeping chart text short.
+func Round4(x float64) float64 {
 	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
 		return x
 	}
@@ -165,8 +166,8 @@ func changeChart(cs []compare.Comparison) string {
 	}
 	hi := 0.0
 	for i, c := range top {
-		labels[i] = chartLabel(elide(chartName(c.Name), maxBarLabel-8)+" "+human.Change(c.Ratio-1, 1), maxBarLabel)
-		v := round4(math.Abs(100 * (c.Ratio - 1)))
+		labels[i] = chartLabel(Elide(ChartName(c.Name), maxBarLabel-8)+" "+human.Change(c.Ratio-1, 1), maxBarLabel)
+		v := Round4(math.Abs(100 * (c.Ratio - 1)))
 		hi = max(hi, v)
 		k := 2
 		switch c.Verdict {
@@ -196,9 +197,9 @@ func changeChart(cs []compare.Comparison) string {
 	return b.String()
 }
 
-// chartName is the short name of a benchmark for a chart label, shorter
+// ChartName is the short name of a benchmark for a chart label, shorter
 // still for the suite: "Ser protobuf/small".
-func chartName(name string) string {
+func ChartName(name string) string {
 	s := ShortName(name)
 	if r, ok := strings.CutPrefix(s, "Serialize "); ok && s != name {
 		return "Ser " + r
@@ -286,7 +287,7 @@ func trend(history []baseline.Entry, cand *results.Results, name string, shift f
 		if !ok || v <= 0 {
 			continue
 		}
-		label := shortSHA(e.Commit)
+		label := ShortSHA(e.Commit)
 		if label == "" && !e.Time.IsZero() {
 			label = e.Time.UTC().Format("01-02 15:04")
 		}
@@ -303,8 +304,8 @@ func trend(history []baseline.Entry, cand *results.Results, name string, shift f
 	return pts
 }
 
-// timeScale picks the unit a series of nanosecond values reads best in.
-func timeScale(maxNs float64) (div float64, unit string) {
+// TimeScale picks the unit a series of nanosecond values reads best in.
+func TimeScale(maxNs float64) (div float64, unit string) {
 	switch {
 	case maxNs >= 1e9:
 		return 1e9, "s"
@@ -328,30 +329,52 @@ func trendChart(name string, pts []trendPoint) string {
 	for _, p := range pts {
 		lo, hi = min(lo, p.value), max(hi, p.value)
 	}
-	div, unit := timeScale(hi)
+	div, unit := TimeScale(hi)
 	labels := make([]string, len(pts))
 	vals := make([]float64, len(pts))
 	for i, p := range pts {
 		labels[i] = chartLabel(p.label, maxTrendLabel)
-		vals[i] = round4(p.value / div)
+		vals[i] = Round4(p.value / div)
 	}
 	span := max(hi-lo, 0.1*hi)
-	yLo, yHi := round4(max(0, lo-span*0.5)/div), round4((hi+span*0.5)/div)
+	yLo, yHi := Round4(max(0, lo-span*0.5)/div), Round4((hi+span*0.5)/div)
+	return LineChart{Height: 280, Palette: TrendPalette, Title: ChartName(name) + ": median time per op",
+		Labels: uniqueLabels(labels), YLabel: unit, YLo: yLo, YHi: yHi, Lines: [][]float64{vals}}.Markdown()
+}
+
+// LineChart is a Mermaid line chart 700 pixels wide: the lines' values
+// over the categories Labels (one value a label each, distinct labels),
+// coloured in turn by Palette's colours ("#0969da, #cf222e").
+type LineChart struct {
+	Height  int
+	Palette string
+	// Title and YLabel are made safe as Mermaid labels; Labels must be.
+	Title, YLabel string
+	Labels        []string
+	// YLo and YHi bound the y axis.
+	YLo, YHi float64
+	Lines    [][]float64
+}
+
+// Markdown is the chart as a ```mermaid fence.
+func (c LineChart) Markdown() string {
 	var b strings.Builder
-	b.WriteString("```mermaid\n---\nconfig:\n  xyChart:\n    width: 700\n    height: 280\n")
-	b.WriteString("  themeVariables:\n    xyChart:\n      plotColorPalette: \"" + trendPalette + "\"\n---\n")
+	fmt.Fprintf(&b, "```mermaid\n---\nconfig:\n  xyChart:\n    width: 700\n    height: %d\n", c.Height)
+	b.WriteString("  themeVariables:\n    xyChart:\n      plotColorPalette: \"" + c.Palette + "\"\n---\n")
 	b.WriteString("xychart-beta\n")
-	fmt.Fprintf(&b, "    title %q\n", chartLabelLong(chartName(name)+": median time per op"))
-	fmt.Fprintf(&b, "    x-axis %s\n", quoteList(uniqueLabels(labels)))
-	fmt.Fprintf(&b, "    y-axis %q %s --> %s\n", unit, chartNum(yLo), chartNum(yHi))
-	fmt.Fprintf(&b, "    line %s\n", numList(vals))
+	fmt.Fprintf(&b, "    title %q\n", chartLabelLong(c.Title))
+	fmt.Fprintf(&b, "    x-axis %s\n", quoteList(c.Labels))
+	fmt.Fprintf(&b, "    y-axis %q %s --> %s\n", chartLabelLong(c.YLabel), chartNum(c.YLo), chartNum(c.YHi))
+	for _, l := range c.Lines {
+		fmt.Fprintf(&b, "    line %s\n", numList(l))
+	}
 	b.WriteString("```\n")
 	return b.String()
 }
 
 // chartLabelLong is chartLabel with room for a title.
 func chartLabelLong(s string) string {
-	s = elide(s, 80)
+	s = Elide(s, 80)
 	return strings.Map(func(r rune) rune {
 		if r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '<' || r == '>' || r == '&' || r == '#' || r == ';' {
 			return '_'

@@ -15,40 +15,38 @@ import (
 func paired(r *compare.Result) bool { return r.Method == compare.MethodPaired }
 
 // methodSentence says which comparison was made and why, or "" for a
-// stored-baseline comparison with no reason given (the default).
-func methodSentence(r *compare.Result, plain bool) string {
-	esc := escapeInline
-	if plain {
-		esc = func(s string) string { return s }
-	}
+// stored-baseline comparison with no reason given (the default); in the
+// style st.
+func methodSentence(r *compare.Result, st style) string {
 	why := strings.TrimSpace(r.Why)
 	switch {
 	case paired(r):
 		s := "Comparison: same-runner A/B (the base and this build measured on this machine, alternating in short blocks, compared pair by pair)."
 		if why != "" {
-			s += " Why: " + esc(why) + "."
+			s += " Why: " + st.text(why) + "."
 		}
 		return s
 	case r.Method == compare.MethodCounted && r.Clock != nil:
 		s := "Comparison: same-runner A/B, counted and timed (the base and this build counted on this machine, each in processes of its own, process set against process set; then both timed natively, alternating in short blocks, compared pair by pair, for the wall-time check)."
 		if why != "" {
-			s += " Why: " + esc(why) + "."
+			s += " Why: " + st.text(why) + "."
 		}
 		return s
 	case r.Method == compare.MethodCounted:
 		s := "Comparison: same-runner A/B, counted (the base and this build counted on this machine, each in processes of its own, process set against process set; no A/A check, since a count does not move with the machine's load and the processes measure its spread)."
 		if why != "" {
-			s += " Why: " + esc(why) + "."
+			s += " Why: " + st.text(why) + "."
 		}
 		return s
 	case why != "":
-		return "Comparison: stored baseline (samples measured at another time, maybe on another machine). Why: " + esc(why) + "."
+		return "Comparison: stored baseline (samples measured at another time, maybe on another machine). Why: " + st.text(why) + "."
 	}
 	return ""
 }
 
-// aaSentence describes the A/A check of a paired run, or "".
-func aaSentence(r *compare.Result, plain bool) string {
+// aaSentence describes the A/A check of a paired run in the style st, or
+// "".
+func aaSentence(r *compare.Result, st style) string {
 	a := r.AA
 	if a == nil {
 		if paired(r) {
@@ -62,18 +60,11 @@ func aaSentence(r *compare.Result, plain bool) string {
 	}
 	names := make([]string, len(a.Flagged))
 	for i, n := range a.Flagged {
-		if plain {
-			names[i] = ShortName(n)
-		} else {
-			names[i] = cellName(n)
-		}
+		names[i] = st.name(n)
 	}
 	s := fmt.Sprintf("A/A check: the base build against a second base worker flagged %s of %d (%s), also on re-measurement: the machine was too noisy to trust the timings, so timing regressions are reported but do not fail the run. Exact metrics still gate.",
 		human.Plural(len(a.Flagged), "benchmark", "benchmarks"), a.Benchmarks, strings.Join(names, ", "))
-	if plain {
-		return s
-	}
-	return "> ⚠️ " + s
+	return st.warning(s)
 }
 
 // enforced reports whether a regression counts towards failing the run.

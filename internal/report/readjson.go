@@ -61,11 +61,11 @@ func ReadJSON(data []byte) (*compare.Result, compare.FailOn, error) {
 		return nil, "", fmt.Errorf("format %q version %d: want %q version %d (written by another wirebench?)", doc.Format, doc.Version, JSONFormat, JSONVersion)
 	}
 	if doc.Broken != nil {
-		return nil, "", fmt.Errorf("the document compares nothing: %s", elide(doc.Broken.What, 200))
+		return nil, "", fmt.Errorf("the document compares nothing: %s", Elide(doc.Broken.What, 200))
 	}
 	failOn := compare.FailOn(doc.FailOn)
 	if failOn != compare.FailOnRegression && failOn != compare.FailOnNever {
-		return nil, "", fmt.Errorf("fail_on %q: want regression or never", elide(doc.FailOn, 40))
+		return nil, "", fmt.Errorf("fail_on %q: want regression or never", Elide(doc.FailOn, 40))
 	}
 	r, err := fromDoc(doc)
 	if err != nil {
@@ -76,13 +76,13 @@ func ReadJSON(data []byte) (*compare.Result, compare.FailOn, error) {
 	again := jsonDocument(r, failOn)
 	switch {
 	case again.Verdict != doc.Verdict:
-		return nil, "", fmt.Errorf("inconsistent document: verdict %q, but its comparisons give %q", elide(doc.Verdict, 20), again.Verdict)
+		return nil, "", fmt.Errorf("inconsistent document: verdict %q, but its comparisons give %q", Elide(doc.Verdict, 20), again.Verdict)
 	case again.Counts != doc.Counts:
 		return nil, "", fmt.Errorf("inconsistent document: counts %+v, but its comparisons give %+v", doc.Counts, again.Counts)
 	}
 	for i, c := range again.Comparisons {
 		if c.Enforced != doc.Comparisons[i].Enforced {
-			return nil, "", fmt.Errorf("inconsistent document: comparison %d (%s %s) says enforced %v, but its fields give %v", i, elide(c.Name, 80), c.Unit, doc.Comparisons[i].Enforced, c.Enforced)
+			return nil, "", fmt.Errorf("inconsistent document: comparison %d (%s %s) says enforced %v, but its fields give %v", i, Elide(c.Name, 80), c.Unit, doc.Comparisons[i].Enforced, c.Enforced)
 		}
 	}
 	return r, failOn, nil
@@ -108,12 +108,12 @@ func fromDoc(doc jsonDoc) (*compare.Result, error) {
 		return nil, fmt.Errorf("options: %w", err)
 	}
 	if o.CountedUnit != "" && !results.IsCounted(o.CountedUnit) {
-		return nil, fmt.Errorf("options: counted_unit %q is not a counted unit", elide(o.CountedUnit, 40))
+		return nil, fmt.Errorf("options: counted_unit %q is not a counted unit", Elide(o.CountedUnit, 40))
 	}
 	switch r.Method {
 	case compare.MethodStored, compare.MethodPaired, compare.MethodCounted:
 	default:
-		return nil, fmt.Errorf("method %q: want %s, %s or %s", elide(doc.Method, 40), compare.MethodStored, compare.MethodPaired, compare.MethodCounted)
+		return nil, fmt.Errorf("method %q: want %s, %s or %s", Elide(doc.Method, 40), compare.MethodStored, compare.MethodPaired, compare.MethodCounted)
 	}
 	if a := doc.AACheck; a != nil {
 		r.AA = &compare.AACheck{Benchmarks: a.Benchmarks, Flagged: a.Flagged, Noisy: a.Noisy}
@@ -187,11 +187,11 @@ func fromComparison(j jsonComparison, r *compare.Result) (compare.Comparison, er
 	}
 	switch {
 	case c.Kind != compare.Exact && c.Kind != compare.Noisy:
-		return c, fmt.Errorf("kind %q: want exact or noisy", elide(j.Kind, 20))
+		return c, fmt.Errorf("kind %q: want exact or noisy", Elide(j.Kind, 20))
 	case !slices.Contains([]compare.Verdict{compare.Regression, compare.Improvement, compare.Unchanged, compare.Inconclusive}, c.Verdict):
-		return c, fmt.Errorf("verdict %q: want regression, improvement, unchanged or inconclusive", elide(j.Verdict, 20))
+		return c, fmt.Errorf("verdict %q: want regression, improvement, unchanged or inconclusive", Elide(j.Verdict, 20))
 	case math.IsNaN(c.Baseline.Median) || math.IsNaN(c.Candidate.Median) || c.Baseline.N < 0 || c.Candidate.N < 0:
-		return c, fmt.Errorf("%s %s: a median that is not a number or a negative count", elide(c.Name, 80), c.Unit)
+		return c, fmt.Errorf("%s %s: a median that is not a number or a negative count", Elide(c.Name, 80), c.Unit)
 	case len(c.Varying) > maxReadFunctions:
 		return c, fmt.Errorf("%d varying functions: at most %d", len(c.Varying), maxReadFunctions)
 	}

@@ -4,8 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/wirebench/wirebench/internal/history"
 )
 
 // TestWriteRenderSamples writes sample reports for tools/render (the real
@@ -19,15 +17,11 @@ func TestWriteRenderSamples(t *testing.T) {
 		t.Skip("WIREBENCH_RENDER_DIR not set")
 	}
 	for name, md := range map[string]string{
-		"typical.md":        Markdown(typicalInput(), Options{}),
-		"first-run.md":      Markdown(firstRunInput(), Options{}),
-		"unchanged.md":      Markdown(unchangedInput(), Options{}),
-		"mixed.md":          Markdown(Input{Result: mixedResult()}, Options{}),
-		"2000.md":           Markdown(bigInput(2000), Options{}),
-		"update.md":         UpdatedMarkdown(updateInput(), "Baseline updated: branch main via the GitHub API, 84 benchmarks, 30 runs in its history."),
-		"update-counted.md": UpdatedMarkdown(countedUpdateInput(), "Baseline updated: branch main via the GitHub API, 5 benchmarks, 14 runs in its history."),
-		"update-quiet.md": UpdatedMarkdown(Input{Candidate: fixtureCandidate(typicalResult()), History: fixtureHistory(),
-			ChangePoints: history.Analyze(fixtureHistory(), fixtureHistory()[:7], history.Options{})}, "Baseline updated."),
+		"typical.md":   Markdown(typicalInput(), Options{}),
+		"first-run.md": Markdown(firstRunInput(), Options{}),
+		"unchanged.md": Markdown(unchangedInput(), Options{}),
+		"mixed.md":     Markdown(Input{Result: mixedResult()}, Options{}),
+		"2000.md":      Markdown(bigInput(2000), Options{}),
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(md), 0o644); err != nil {
 			t.Fatal(err)

@@ -13,11 +13,11 @@ func RunMarkdown(title string, notes []string, r *results.Results) string {
 	var b strings.Builder
 	b.WriteString("### " + escapeInline(title) + "\n\n")
 	for _, n := range notes {
-		if n = plainText(n); n != "" {
+		if n = PlainText(n); n != "" {
 			b.WriteString(n + "\n\n")
 		}
 	}
-	b.WriteString(runBlock(r))
+	b.WriteString(RunBlock(r))
 	return b.String()
 }
 
@@ -42,12 +42,12 @@ func BrokenMarkdown(title, what string, cause error, notes []string) string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(notesText(Input{Notes: notes}))
+	b.WriteString(NotesList(notes, nil))
 	return b.String()
 }
 
-// runBlock is the run's table as a fenced code block.
-func runBlock(r *results.Results) string {
+// RunBlock is the run's table as a fenced code block.
+func RunBlock(r *results.Results) string {
 	var t strings.Builder
 	RunTable(&t, r)
 	return codeBlock(t.String())

@@ -105,7 +105,7 @@ func RunTable(w io.Writer, r *results.Results) error {
 		}
 		fmt.Fprintf(w, "\nMedians of %s, each counted under %s %s. Deserialize decodes and reads every field. Wall time was not compared.\n",
 			human.Plural(counter.Processes, "process", "processes"), counter.Tool, counter.Version)
-		for _, s := range countNotes(counter, r.Unseen(), r.Serial(), nil, false) {
+		for _, s := range countNotes(counter, r.Unseen(), r.Serial(), nil, textStyle) {
 			fmt.Fprintln(w)
 			writeProse(w, s)
 		}
@@ -227,7 +227,7 @@ func writeGeneric(w io.Writer, r *results.Results) error {
 	case r.Settings.Rounds > 0:
 		fmt.Fprintf(w, "\nMedians of %s.\n", human.Plural(r.Settings.Rounds, "sample", "samples"))
 	}
-	for _, s := range countNotes(r.Settings.Counter, r.Unseen(), r.Serial(), nil, false) {
+	for _, s := range countNotes(r.Settings.Counter, r.Unseen(), r.Serial(), nil, textStyle) {
 		fmt.Fprintln(w)
 		writeProse(w, s)
 	}

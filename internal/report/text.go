@@ -23,6 +23,24 @@ import (
 // without the "Benchmark" prefix, so the output can be grepped.
 func Text(w io.Writer, r *compare.Result) error {
 	bw := bufio.NewWriter(w)
+	writeTextHead(bw, r)
+	writeTextTables(bw, r)
+	fmt.Fprintln(bw)
+	writeTextVerdicts(bw, r)
+	writeWhere(bw, r)
+	writeTextNames(bw, r)
+	fmt.Fprintln(bw)
+	writeProse(bw, shiftSentence(r, textStyle))
+	if s := otherSentence(r.OtherDiffers, textStyle); s != "" {
+		writeProse(bw, s)
+	}
+	return bw.Flush()
+}
+
+// writeTextHead writes the two environments, each wrapped under its
+// label, and how the comparison was made: the method, the A/A check, the
+// timing gate and the counts' notes.
+func writeTextHead(bw *bufio.Writer, r *compare.Result) {
 	for _, e := range []struct {
 		label string
 		env   results.Env
@@ -31,12 +49,17 @@ func Text(w io.Writer, r *compare.Result) error {
 			fmt.Fprintf(bw, "%s%s\n", pick(i == 0, e.label, strings.Repeat(" ", len(e.label))), line)
 		}
 	}
-	for _, s := range append([]string{methodSentence(r, true), aaSentence(r, true), gateSentence(r, true), countedSentence(r, 0)}, countNotes(nil, r.Unseen, r.Serial, r.Clock, false)...) {
+	for _, s := range append([]string{methodSentence(r, textStyle), aaSentence(r, textStyle), gateSentence(r, textStyle), countedSentence(r, 0)}, countNotes(nil, r.Unseen, r.Serial, r.Clock, textStyle)...) {
 		if s != "" {
 			writeProse(bw, s)
 		}
 	}
+}
 
+// writeTextTables writes a table a unit, in the order the units first
+// appear: every benchmark's medians and change, grouped by package as
+// benchstat does, and the geometric mean.
+func writeTextTables(bw *bufio.Writer, r *compare.Result) {
 	var units []string
 	byUnit := map[string][]compare.Comparison{}
 	for _, c := range r.Comparisons {
@@ -69,8 +92,12 @@ func Text(w io.Writer, r *compare.Result) error {
 			fmt.Fprintf(bw, "(vs base is relative to the machine's speed shift %s; medians and geomean are as measured)\n", factor(r.Shift.Estimate))
 		}
 	}
+}
 
-	fmt.Fprintln(bw)
+// writeTextVerdicts writes the verdict and its counts, what was judged
+// and by which rule, then a line for each comparison that did not come
+// out unchanged, most important first.
+func writeTextVerdicts(bw *bufio.Writer, r *compare.Result) {
 	writeProse(bw, verdictWord(r)+": "+countsLine(r))
 	writeProse(bw, judgedLine(r))
 	writeProse(bw, ruleLine(r))
@@ -81,38 +108,55 @@ func Text(w io.Writer, r *compare.Result) error {
 		if c.Verdict == compare.Unchanged {
 			continue
 		}
-		detail := pValue(c)
-		// What a timing that cannot gate could detect, and with how many
-		// samples, would be advice of no use: the judged line says what
-		// makes it gate.
-		if c.Verdict == compare.Inconclusive && !math.IsNaN(c.MDE) && r.Enforced(c) {
-			if math.IsInf(c.MDE, 1) {
-				detail += "; " + mdeText(c.MDE)
-			} else {
-				detail += "; could detect " + mdeText(c.MDE)
-			}
-			if c.SamplesNeeded > 0 {
-				detail += fmt.Sprintf(", %d samples a side would resolve it", c.SamplesNeeded)
-			}
-		}
-		if c.Note != "" {
-			detail += "; " + c.Note
-		}
-		verdict := string(c.Verdict)
-		switch {
-		case c.Verdict == compare.Regression && c.Accepted != nil:
-			verdict += " (accepted)"
-		case c.Verdict == compare.Regression && c.Unconfirmed:
-			verdict += " (not reproduced)"
-		case c.Verdict == compare.Regression && c.NotEnforced != "":
-			verdict += " (not enforced)"
-		case c.Verdict == compare.Regression && !enforced(r, c):
-			verdict += " (A/A noisy)"
-		}
-		lines = append(lines, []string{"  " + verdict, strings.TrimPrefix(c.Name, "Benchmark"), c.Unit, change(c), detail})
+		lines = append(lines, []string{"  " + textVerdict(r, c), strings.TrimPrefix(c.Name, "Benchmark"), c.Unit, change(c), textDetail(r, c)})
 	}
 	writeLeft(bw, lines)
-	writeWhere(bw, r)
+}
+
+// textVerdict is a comparison's verdict with why a regression does not
+// fail the run.
+func textVerdict(r *compare.Result, c compare.Comparison) string {
+	verdict := string(c.Verdict)
+	switch {
+	case c.Verdict == compare.Regression && c.Accepted != nil:
+		verdict += " (accepted)"
+	case c.Verdict == compare.Regression && c.Unconfirmed:
+		verdict += " (not reproduced)"
+	case c.Verdict == compare.Regression && c.NotEnforced != "":
+		verdict += " (not enforced)"
+	case c.Verdict == compare.Regression && !enforced(r, c):
+		verdict += " (A/A noisy)"
+	}
+	return verdict
+}
+
+// textDetail is a comparison's p-value, for an inconclusive timing that
+// gates what it could detect and with how many samples, and its note.
+func textDetail(r *compare.Result, c compare.Comparison) string {
+	detail := pValue(c)
+	// What a timing that cannot gate could detect, and with how many
+	// samples, would be advice of no use: the judged line says what
+	// makes it gate.
+	if c.Verdict == compare.Inconclusive && !math.IsNaN(c.MDE) && r.Enforced(c) {
+		if math.IsInf(c.MDE, 1) {
+			detail += "; " + mdeText(c.MDE)
+		} else {
+			detail += "; could detect " + mdeText(c.MDE)
+		}
+		if c.SamplesNeeded > 0 {
+			detail += fmt.Sprintf(", %d samples a side would resolve it", c.SamplesNeeded)
+		}
+	}
+	if c.Note != "" {
+		detail += "; " + c.Note
+	}
+	return detail
+}
+
+// writeTextNames lists the benchmarks that were not compared: missing
+// from this run, new in it, without a metric in common, and identical
+// (not measured).
+func writeTextNames(bw *bufio.Writer, r *compare.Result) {
 	for _, l := range []struct {
 		what  string
 		names []string
@@ -131,12 +175,6 @@ func Text(w io.Writer, r *compare.Result) error {
 		writeProse(bw, s)
 		writeProse(bw, "identical, not measured: "+strings.Join(names, ", "))
 	}
-	fmt.Fprintln(bw)
-	writeProse(bw, shiftSentence(r, true))
-	if s := otherSentence(r.OtherDiffers, true); s != "" {
-		writeProse(bw, s)
-	}
-	return bw.Flush()
 }
 
 // exactRule says what makes an exact metric a regression.

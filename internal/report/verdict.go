@@ -108,7 +108,7 @@ func changeList(cs []compare.Comparison) string {
 			parts = append(parts, fmt.Sprintf("%d more", len(cs)-verdictNamed))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("**%s** %s (%s)", escapeInline(elide(ShortName(c.Name), verdictNameBytes)), human.Change(c.Ratio-1, 1), instrument(c)))
+		parts = append(parts, fmt.Sprintf("**%s** %s (%s)", escapeInline(Elide(ShortName(c.Name), verdictNameBytes)), human.Change(c.Ratio-1, 1), instrument(c)))
 	}
 	return strings.Join(parts, ", ")
 }

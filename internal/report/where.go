@@ -110,13 +110,13 @@ func whereBlock(c compare.Comparison) string {
 	w := c.Where
 	top := w.Functions[0]
 	summary := fmt.Sprintf("%s <b>%s</b> %s %s (%s): <code>%s</code> %s (%s of it)",
-		verdictMark(c.Verdict), escapeHTML(elide(ShortName(c.Name), maxNameBytes)), escapeHTML(c.Unit), human.Change(c.Ratio-1, 1),
-		perOp(w.Change), escapeHTML(elide(funcName(top.Name), maxNameBytes)), moveText(top), share(top.Share))
+		verdictMark(c.Verdict), escapeHTML(Elide(ShortName(c.Name), maxNameBytes)), escapeHTML(c.Unit), human.Change(c.Ratio-1, 1),
+		perOp(w.Change), escapeHTML(Elide(funcName(top.Name), maxNameBytes)), moveText(top), share(top.Share))
 	var b strings.Builder
 	b.WriteString(detailsOpen(summary))
 	b.WriteString("| Function | Base | Head | Change | Share of the change |\n|:--|--:|--:|--:|--:|\n")
 	for _, m := range w.Functions {
-		name := codeName(elide(funcName(m.Name), maxNameBytes))
+		name := codeName(Elide(funcName(m.Name), maxNameBytes))
 		switch {
 		case m.Appeared:
 			name += " (new)"
@@ -127,7 +127,7 @@ func whereBlock(c compare.Comparison) string {
 			moveText(m), share(m.Share))
 	}
 	fmt.Fprintf(&b, "\n%s %s of the change (%s %s).\n", pick(len(w.Functions) == 1, "This function explains", "These "+human.Count(len(w.Functions))+" functions explain"),
-		share(w.Explained), perOp(w.Change), escapeCell(c.Unit))
+		share(w.Explained), perOp(w.Change), EscapeCell(c.Unit))
 	if w.Dumps != "" {
 		fmt.Fprintf(&b, "\nCallgrind's dumps of a block: %s (with the run's results); there, %s shows the difference per function and source line.\n", code(w.Dumps), code(w.Open))
 	}
@@ -328,7 +328,7 @@ func splitTop(s string) []string {
 // codeName is a function's name as inline code. Code is inert, but a
 // mention, an issue reference or a URL in it is broken with a zero-width
 // space all the same (the character itself: a code span shows entities
-// as written), as escapeCell breaks them elsewhere: no Go symbol has
+// as written), as EscapeCell breaks them elsewhere: no Go symbol has
 // one, a name from a hostile binary may.
 func codeName(s string) string {
 	var b strings.Builder
@@ -346,32 +346,19 @@ func codeName(s string) string {
 // function's name) inert inside an HTML element whose content GitHub
 // does not read as Markdown (a <summary>): entities for the characters
 // HTML reads, and mentions, issue references and URLs broken as
-// escapeCell breaks them.
+// EscapeCell breaks them.
 func escapeHTML(s string) string {
 	var b strings.Builder
 	for i, r := range s {
+		if writeInert(&b, s, i) {
+			continue
+		}
 		switch r {
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
 		case '"':
 			b.WriteString("&quot;")
-		case '@':
-			b.WriteByte('@')
-			if startsWord(s[i+1:]) {
-				b.WriteString(zeroWidthSpace)
-			}
 		case '#':
 			b.WriteByte('#')
 			if startsDigit(s[i+1:]) {
-				b.WriteString(zeroWidthSpace)
-			}
-		case ':':
-			b.WriteByte(':')
-			if strings.HasPrefix(s[i+1:], "//") {
 				b.WriteString(zeroWidthSpace)
 			}
 		default:

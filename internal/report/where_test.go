@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/report/reporttest"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -152,8 +153,8 @@ func TestWhereMarkdown(t *testing.T) {
 	if i, j := strings.Index(sec, "<b>Encode</b>"), strings.Index(sec, "<b>Decode</b>"); i > j {
 		t.Error("the improvement's block comes before the regression's")
 	}
-	if out := renderGFM(t, md); !strings.Contains(out, "<code>example.com/wire.each[float64]</code> (new)") {
-		t.Errorf("the table does not render:\n%s", excerpt(out, "each["))
+	if out := reporttest.RenderGFM(t, md); !strings.Contains(out, "<code>example.com/wire.each[float64]</code> (new)") {
+		t.Errorf("the table does not render:\n%s", reporttest.Excerpt(out, "each["))
 	}
 }
 
@@ -182,10 +183,10 @@ func TestWhereHostileNames(t *testing.T) {
 	w.Functions[0].Name = "main.x</summary></details><img src=x onerror=alert(1)>@octocat#1"
 	r.Comparisons[0].Name = "example.com/wire Benchmark<!--@octocat"
 	md := Markdown(Input{Result: r}, Options{})
-	out := renderGFM(t, md)
+	out := reporttest.RenderGFM(t, md)
 	for _, active := range []string{"<img", "<!--", "@octocat", "#1"} {
 		if strings.Contains(out, active) {
-			t.Errorf("%q survives in active form:\n%s", active, excerpt(out, active))
+			t.Errorf("%q survives in active form:\n%s", active, reporttest.Excerpt(out, active))
 		}
 	}
 	if o, c := strings.Count(out, "<details>"), strings.Count(out, "</details>"); o != c {
@@ -194,7 +195,7 @@ func TestWhereHostileNames(t *testing.T) {
 	if !strings.Contains(out, "onerror=alert(1)") {
 		t.Error("the hostile name is not shown")
 	}
-	checkTableCells(t, out)
+	reporttest.CheckTableCells(t, out)
 }
 
 // TestWhereBounded: however many counted changes, the report stays

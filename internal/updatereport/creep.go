@@ -1,4 +1,4 @@
-package report
+package updatereport
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/report"
 )
 
 // CreepLine describes a creep in one line of plain text (for annotations
@@ -16,7 +17,7 @@ import (
 // instructions/op +4.1% over the last 12 merges, none above the 1%
 // floor; largest: #123 +0.9% (since …)".
 func CreepLine(c history.Creep, a *history.Analysis, h []baseline.Entry) string {
-	return ShortName(c.Key) + " " + c.Unit + " " + creepRest(c, a, h)
+	return report.ShortName(c.Key) + " " + c.Unit + " " + creepRest(c, a, h)
 }
 
 // creepMarkdown is CreepLine for Markdown: the benchmark's name and unit
@@ -25,7 +26,7 @@ func CreepLine(c history.Creep, a *history.Analysis, h []baseline.Entry) string 
 func creepMarkdown(c history.Creep, a *history.Analysis, h []baseline.Entry) string {
 	rest := creepRest(c, a, h)
 	change, rest, _ := strings.Cut(rest, " over ")
-	return "**" + escapeCell(ShortName(c.Key)) + " " + escapeCell(c.Unit) + " " + change + "** over " + rest
+	return "**" + report.EscapeCell(report.ShortName(c.Key)) + " " + report.EscapeCell(c.Unit) + " " + change + "** over " + rest
 }
 
 // creepRest is a creep's line after its name and unit.
@@ -112,14 +113,14 @@ func safeRef(s string) string {
 			return r
 		}
 		return '_'
-	}, elide(s, 60))
+	}, report.Elide(s, 60))
 }
 
 // safeSHA is a commit's short form when it is hexadecimal, as git writes
 // it, and "" otherwise (a stored history is a file anyone may edit: only
 // hex goes into the report unescaped).
 func safeSHA(c string) string {
-	c = shortSHA(c)
+	c = report.ShortSHA(c)
 	for _, r := range c {
 		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
 			return ""
@@ -142,7 +143,7 @@ func creepSection(a *history.Analysis, h []baseline.Entry) string {
 	method := fmt.Sprintf("Each count's trend since %s (the trend test on the runs' logarithms, each stretch between the steps left out, change points and accepted changes, at a level of its own), at level %.2g, reported beyond ±%s (creep-limit).",
 		referenceText(cs, h), a.CountedLevel, human.Percent(cs.Limit))
 	if cs.Note != "" {
-		method += " " + plainText(upperFirst(cs.Note)) + "."
+		method += " " + report.PlainText(upperFirst(cs.Note)) + "."
 	}
 	if len(cs.Found) == 0 {
 		b.WriteString(fmt.Sprintf("No creep: none of the %s tested moved beyond ±%s. %s\n\n",
@@ -184,8 +185,8 @@ func creepSection(a *history.Analysis, h []baseline.Entry) string {
 		if t := leftText(c); t != "" {
 			left = strings.TrimPrefix(t, "; left out: ")
 		}
-		b.WriteString(fmt.Sprintf("| %s | %s | %s | %s | [%s, %s] | %s → %s | %s | %s | %s %s | %s |\n", mark, cellName(c.Key), escapeCell(c.Unit),
-			human.Change(c.Change, 1), human.Change(c.Lo, 1), human.Change(c.Hi, 1), FormatValue(from, c.Unit), FormatValue(to, c.Unit),
+		b.WriteString(fmt.Sprintf("| %s | %s | %s | %s | [%s, %s] | %s → %s | %s | %s | %s %s | %s |\n", mark, report.CellName(c.Key), report.EscapeCell(c.Unit),
+			human.Change(c.Change, 1), human.Change(c.Lo, 1), human.Change(c.Hi, 1), report.FormatValue(from, c.Unit), report.FormatValue(to, c.Unit),
 			human.Plural(c.Runs-1, "merge", "merges"), strings.TrimPrefix(sinceText(cs, h, c), "since "), largestRun(c, h), human.Change(c.LargestStep, 1), left))
 	}
 	b.WriteString("\n")
@@ -227,22 +228,16 @@ func creepChart(s history.Series, c history.Creep) string {
 	level := make([]float64, len(vals))
 	for i, v := range vals {
 		labels[i] = fmt.Sprint(runs[i] + 1)
-		line[i], level[i] = round4(v), round4(vals[0])
+		line[i], level[i] = report.Round4(v), report.Round4(vals[0])
 	}
 	min, max := slices.Min(vals), slices.Max(vals)
 	span := math.Max(max-min, 0.01*max)
 	var b strings.Builder
-	b.WriteString("```mermaid\n---\nconfig:\n  xyChart:\n    width: 700\n    height: 260\n")
-	b.WriteString("  themeVariables:\n    xyChart:\n      plotColorPalette: \"" + trendPalette + ", " + levelColour + "\"\n---\n")
-	b.WriteString("xychart-beta\n")
-	fmt.Fprintf(&b, "    title %q\n", chartLabelLong(chartName(s.Key)+" "+s.Unit+" creep "+human.Change(c.Change, 1)))
-	fmt.Fprintf(&b, "    x-axis %s\n", quoteList(labels))
-	fmt.Fprintf(&b, "    y-axis %q %s --> %s\n", chartLabelLong(s.Unit), chartNum(round4(math.Max(0, min-span*0.3))), chartNum(round4(max+span*0.3)))
-	fmt.Fprintf(&b, "    line %s\n", numList(line))
-	fmt.Fprintf(&b, "    line %s\n", numList(level))
-	b.WriteString("```\n")
+	b.WriteString(report.LineChart{Height: 260, Palette: report.TrendPalette + ", " + levelColour,
+		Title: report.ChartName(s.Key) + " " + s.Unit + " creep " + human.Change(c.Change, 1), Labels: labels, YLabel: s.Unit,
+		YLo: report.Round4(math.Max(0, min-span*0.3)), YHi: report.Round4(max + span*0.3), Lines: [][]float64{line, level}}.Markdown())
 	fmt.Fprintf(&b, "<sub>%s %s, runs %d to %d: %s → %s (blue), against the first run's value (grey); the trend, steps left out, %s.</sub>\n",
-		cellName(s.Key), escapeCell(s.Unit), runs[0]+1, runs[len(runs)-1]+1, FormatValue(vals[0], s.Unit), FormatValue(vals[len(vals)-1], s.Unit), human.Change(c.Change, 1))
+		report.CellName(s.Key), report.EscapeCell(s.Unit), runs[0]+1, runs[len(runs)-1]+1, report.FormatValue(vals[0], s.Unit), report.FormatValue(vals[len(vals)-1], s.Unit), human.Change(c.Change, 1))
 	return b.String()
 }
 

@@ -1,4 +1,4 @@
-package report
+package updatereport
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/history"
+	"github.com/wirebench/wirebench/internal/report"
+	"github.com/wirebench/wirebench/internal/report/reporttest"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -20,10 +22,10 @@ import (
 // 4 bytes at run 30 (index 29), the push reported, accepted by the pull
 // request it merged.
 func updateHistory() []baseline.Entry {
-	base := fixtureHistory()[0]
+	base := reporttest.History()[0]
 	var h []baseline.Entry
 	for k := range 30 {
-		e := baseline.Entry{Seq: int64(k + 1), Time: fixtureBaseTime.AddDate(0, 0, k-29), Commit: fmt.Sprintf("%07x%033d", 0x1a2b3c0+k*0x1111, 0),
+		e := baseline.Entry{Seq: int64(k + 1), Time: reporttest.BaseTime.AddDate(0, 0, k-29), Commit: fmt.Sprintf("%07x%033d", 0x1a2b3c0+k*0x1111, 0),
 			Ref: "main", Machine: base.Machine, CPU: "AMD EPYC 7763", Go: base.Go, Medians: map[string]map[string]float64{}}
 		if k >= 15 {
 			e.CPU = "AMD EPYC 9V74"
@@ -33,13 +35,13 @@ func updateHistory() []baseline.Entry {
 			for u, v := range m {
 				c[u] = v
 			}
-			c[results.UnitNsPerOp] = v(m[results.UnitNsPerOp] * (1 + 0.015*jitter(k*13+len(name))))
+			c[results.UnitNsPerOp] = v(m[results.UnitNsPerOp] * (1 + 0.015*reporttest.Jitter(k*13+len(name))))
 			switch {
-			case name == suiteName("Serialize", "protobuf", "small") && k >= 20:
+			case name == reporttest.SuiteName("Serialize", "protobuf", "small") && k >= 20:
 				c[results.UnitNsPerOp] *= 1.25
-			case name == suiteName("Deserialize", "json", "large") && k >= 15:
+			case name == reporttest.SuiteName("Deserialize", "json", "large") && k >= 15:
 				c[results.UnitNsPerOp] *= 0.88
-			case name == suiteName("Serialize", "protobuf", "medium") && k >= 29:
+			case name == reporttest.SuiteName("Serialize", "protobuf", "medium") && k >= 29:
 				c[results.UnitBytesPerMsg] += 4
 			}
 			e.Medians[name] = c
@@ -55,21 +57,21 @@ func updateHistory() []baseline.Entry {
 
 func v(x float64) float64 { return float64(int64(x*10)) / 10 }
 
-// updateInput is the report input of the push that stored the 30th run.
-func updateInput() Input {
+// updateInput is the report of the push that stored the 30th run.
+func updateInput() Update {
 	h := updateHistory()
-	r := fixtureCandidate(typicalResult())
-	return Input{Candidate: r, History: h, ChangePoints: history.Analyze(h, h[:28], history.Options{}),
+	return Update{Line: "Baseline updated: branch main via the GitHub API, 84 benchmarks, 30 runs in its history.",
+		Candidate: run(h[len(h)-1]), History: h, Analysis: history.Analyze(h, h[:28], history.Options{}),
 		Notes: []string{"Recorded in the history with this run, as accepted by the merged pull request: label wirebench:accept of #42."}}
 }
 
-func TestUpdatedMarkdown(t *testing.T) {
+func TestMarkdown(t *testing.T) {
 	in := updateInput()
-	a := in.ChangePoints
+	a := in.Analysis
 	if len(a.Points) != 3 {
 		t.Fatalf("the fixture's history has %d change points, want its 3 steps: %+v", len(a.Points), a.Points)
 	}
-	md := UpdatedMarkdown(in, "Baseline updated: branch main via the GitHub API, 84 benchmarks, 30 runs in its history.")
+	md := Markdown(in)
 	for _, want := range []string{
 		"### wirebench: baseline updated",
 		"#### Change points in the history",
@@ -94,10 +96,7 @@ func TestUpdatedMarkdown(t *testing.T) {
 	if n := strings.Count(md, "```mermaid"); n != 3 {
 		t.Errorf("%d charts, want one per series that moved (3)", n)
 	}
-	for _, block := range mermaidBlocks(md) {
-		if err := checkXYChart(block); err != nil {
-			t.Errorf("mermaid: %v\n%s", err, block)
-		}
+	for _, block := range reporttest.Charts(t, md) {
 		if strings.Count(block, "    line [") != 2 {
 			t.Errorf("a history chart without its two lines (runs, stretches):\n%s", block)
 		}
@@ -110,9 +109,9 @@ func TestUpdatedMarkdown(t *testing.T) {
 
 func TestChangePointLine(t *testing.T) {
 	in := updateInput()
-	for _, p := range in.ChangePoints.Points {
+	for _, p := range in.Analysis.Points {
 		l := ChangePointLine(p)
-		if !strings.Contains(l, p.Unit) || !strings.Contains(l, shortSHA(p.Commit)) || !strings.Contains(l, "the first run after the step") {
+		if !strings.Contains(l, p.Unit) || !strings.Contains(l, report.ShortSHA(p.Commit)) || !strings.Contains(l, "the first run after the step") {
 			t.Errorf("line %q lacks the unit, the commit or the run", l)
 		}
 		if p.Explained() == strings.Contains(l, "unexplained") {
@@ -121,38 +120,11 @@ func TestChangePointLine(t *testing.T) {
 	}
 }
 
-func TestHistoryPosition(t *testing.T) {
-	h := []baseline.Entry{
-		{Medians: map[string]map[string]float64{"a": {"ns/op": 100, "B/msg": 26}}},
-		{Medians: map[string]map[string]float64{"a": {"ns/op": 110, "B/msg": 26}}},
-		{Medians: map[string]map[string]float64{"b": {"ns/op": 1}}},
-	}
-	tests := []struct {
-		unit  string
-		value float64
-		want  string
-	}{
-		{"ns/op", 120, "**above** 100 ns – 110 ns (2 runs)"},
-		{"ns/op", 105, "within 100 ns – 110 ns (2 runs)"},
-		{"ns/op", 90, "**below** 100 ns – 110 ns (2 runs)"},
-		{"B/msg", 30, "**above** 26 B (all 2 runs)"},
-		{"allocs/op", 3, "–"}, // no stored run has it
-	}
-	for _, tt := range tests {
-		if got := historyPosition(h, "a", tt.unit, tt.value); got != tt.want {
-			t.Errorf("%s %v: %q, want %q", tt.unit, tt.value, got, tt.want)
-		}
-	}
-	if got := historyPosition(h, "b", "ns/op", 5); got != "–" {
-		t.Errorf("one run: %q, want –", got)
-	}
-}
-
-// TestUpdatedMarkdownQuiet: a history without a step says so, and how it
+// TestMarkdownQuiet: a history without a step says so, and how it
 // looked; one that never varied says that.
-func TestUpdatedMarkdownQuiet(t *testing.T) {
-	h := fixtureHistory()
-	md := UpdatedMarkdown(Input{Candidate: fixtureCandidate(typicalResult()), History: h, ChangePoints: history.Analyze(h, h[:7], history.Options{})}, "Baseline updated.")
+func TestMarkdownQuiet(t *testing.T) {
+	h := reporttest.History()
+	md := Markdown(quietInput())
 	for _, want := range []string{"No change point. Sizes and exact allocation counts", "E-divisive means with a permutation test",
 		"Nothing moved over the 8 runs of the history: no change point.", "series without a change point",
 		"The 4 series of ns/op that moved most since their first stored run", "<sub>blue, "} {
@@ -160,17 +132,11 @@ func TestUpdatedMarkdownQuiet(t *testing.T) {
 			t.Errorf("lacks %q:\n%s", want, md)
 		}
 	}
-	blocks := mermaidBlocks(md)
-	if len(blocks) != 1 || strings.Count(blocks[0], "    line [") != maxHeadlines {
+	if blocks := reporttest.Charts(t, md); len(blocks) != 1 || strings.Count(blocks[0], "    line [") != maxHeadlines {
 		t.Errorf("%d charts, want one of the %d headline series:\n%s", len(blocks), maxHeadlines, md)
 	}
-	for _, block := range blocks {
-		if err := checkXYChart(block); err != nil {
-			t.Errorf("mermaid: %v\n%s", err, block)
-		}
-	}
 	one := h[:1]
-	md = UpdatedMarkdown(Input{Candidate: fixtureCandidate(typicalResult()), History: one, ChangePoints: history.Analyze(one, nil, history.Options{})}, "Baseline updated.")
+	md = Markdown(Update{Line: "Baseline updated.", Candidate: run(one[0]), History: one, Analysis: history.Analyze(one, nil, history.Options{})})
 	if !strings.Contains(md, "No change point: no benchmark's metric varied over the 1 run of the history.") {
 		t.Errorf("one run:\n%s", md)
 	}
@@ -192,7 +158,7 @@ func countedHistory() []baseline.Entry {
 			Medians: map[string]map[string]float64{}, Spread: map[string]map[string]float64{}}
 		for i, name := range benches {
 			key := "example.com/wire " + name
-			work := 2000 * float64(i+1) * (1 + 3e-4*jitter(k*7+i))
+			work := 2000 * float64(i+1) * (1 + 3e-4*reporttest.Jitter(k*7+i))
 			size := 41.0 + float64(i)
 			switch {
 			case name == "BenchmarkMarshal" && k == 13:
@@ -209,28 +175,29 @@ func countedHistory() []baseline.Entry {
 	return h
 }
 
-// countedUpdateInput is the report input of the 14th push of
+// countedUpdateInput is the report of the 14th push of
 // countedHistory, creep measured from 20 runs back (the oldest stored).
-func countedUpdateInput() Input {
+func countedUpdateInput() Update {
 	h := countedHistory()
 	o := history.Options{Creep: history.CreepOptions{Limit: 0.02, Runs: 20}}
-	return Input{Candidate: fixtureCandidate(typicalResult()), History: h, ChangePoints: history.Analyze(h, h[:13], o)}
+	return Update{Line: "Baseline updated: baseline/default.json, 5 benchmarks, 14 runs in its history.",
+		Candidate: run(h[len(h)-1]), History: h, Analysis: history.Analyze(h, h[:13], o)}
 }
 
-// TestUpdatedMarkdownCounted: a young counted history's push summary
+// TestMarkdownCounted: a young counted history's push summary
 // reports the size's and the count's steps on the push that made them,
 // with their pull request, and the creep in a team's words, and draws
 // both.
-func TestUpdatedMarkdownCounted(t *testing.T) {
+func TestMarkdownCounted(t *testing.T) {
 	in := countedUpdateInput()
-	a := in.ChangePoints
+	a := in.Analysis
 	if n := len(a.NewPoints()); n != 2 {
 		t.Fatalf("%d new points, want Marshal's size and count: %+v", n, a.Points)
 	}
 	if a.Creep == nil || len(a.Creep.Found) != 1 || !a.Creep.Found[0].New {
 		t.Fatalf("creep %+v, want Decode's, new", a.Creep)
 	}
-	md := UpdatedMarkdown(in, "Baseline updated: baseline/default.json, 5 benchmarks, 14 runs in its history.")
+	md := Markdown(in)
 	for _, want := range []string{
 		"🆕 **2 new change points** on this push (2 unexplained)",
 		"| 🆕 | Marshal <sub>example.com/wire</sub> | B/msg | +24.4% | 41 B → 51 B | c100cbd (#114), 2026-12-01 | exact: the value changed | – |",
@@ -248,14 +215,8 @@ func TestUpdatedMarkdownCounted(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", want, md)
 		}
 	}
-	blocks := mermaidBlocks(md)
-	if len(blocks) != 3 {
+	if blocks := reporttest.Charts(t, md); len(blocks) != 3 {
 		t.Errorf("%d charts, want the creep's and the two steps'", len(blocks))
-	}
-	for _, block := range blocks {
-		if err := checkXYChart(block); err != nil {
-			t.Errorf("mermaid: %v\n%s", err, block)
-		}
 	}
 	line := CreepLine(a.Creep.Found[0], a, in.History)
 	if line != "Decode instructions/op +2.1% over the last 13 merges, none above the 1% floor; largest: #102 +0.2% (since run 1 (c0ffee0, #101), the oldest stored)" {
