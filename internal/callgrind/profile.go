@@ -359,27 +359,16 @@ func eventIndex(events []string) []int {
 	return idx
 }
 
-// addEvent adds x to the field of Counts at index i of eventFields.
+// fields are c's fields of the events, in the order of eventFields.
+func (c *Counts) fields() [9]*uint64 {
+	return [...]*uint64{&c.Ir, &c.Dr, &c.Dw, &c.I1mr, &c.D1mr, &c.D1mw, &c.ILmr, &c.DLmr, &c.DLmw}
+}
+
+// addEvent adds x to the field of Counts at index i of eventFields;
+// nothing for an index out of it (-1: an event Counts does not hold).
 func (c *Counts) addEvent(i int, x uint64) {
-	switch i {
-	case 0:
-		c.Ir += x
-	case 1:
-		c.Dr += x
-	case 2:
-		c.Dw += x
-	case 3:
-		c.I1mr += x
-	case 4:
-		c.D1mr += x
-	case 5:
-		c.D1mw += x
-	case 6:
-		c.ILmr += x
-	case 7:
-		c.DLmr += x
-	case 8:
-		c.DLmw += x
+	if f := c.fields(); i >= 0 && i < len(f) {
+		*f[i] += x
 	}
 }
 
