@@ -93,6 +93,8 @@ var noises = []noise{
 	}},
 }
 
+// bimodal is a process's log count on one of two paths 5% apart (the
+// second with probability 0.3), plus 0.01% normal.
 func bimodal(r *rand.Rand) float64 {
 	x := 1e-4 * r.NormFloat64()
 	if r.Float64() < 0.3 {
@@ -118,7 +120,7 @@ type shape func(i int) (work, size float64)
 
 func flat(int) (float64, float64) { return 1, 41 }
 
-// history is a synthetic counted history of runs runs of series
+// synthetic is a synthetic counted history of runs runs of series
 // benchmarks: the first follows sh, the others flat.
 func synthetic(r *rand.Rand, nz noise, series, runs int, sh shape) []baseline.Entry {
 	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
@@ -143,9 +145,9 @@ func synthetic(r *rand.Rand, nz noise, series, runs int, sh shape) []baseline.En
 	return h
 }
 
-// replay analyses every push of h from its 2nd run and returns, for each
-// push (index of its run), whether it reported a new change point and a
-// new creep, and the push that first reported a change point of the
+// replayed is what replay found: for each push (index of its run),
+// whether it reported a new change point and a new creep of the other
+// benchmarks, and the push that first reported a change point of the
 // first benchmark's count, its size, and its creep (-1: never).
 type replayed struct {
 	falsePoint, falseCreep []bool
@@ -153,6 +155,7 @@ type replayed struct {
 	creepAt                int
 }
 
+// replay analyses every push of h from its 2nd run, as update would.
 func replay(h []baseline.Entry, o history.Options) replayed {
 	rp := replayed{countAt: -1, sizeAt: -1, creepAt: -1}
 	for n := 2; n <= len(h); n++ {
