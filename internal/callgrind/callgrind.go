@@ -163,17 +163,19 @@ func ReadDump(r io.Reader) (Counts, error) {
 	return d.totals, err
 }
 
+// parseSummary is the counts of a "totals:" line's values, one per
+// event of the "events:" line (trailing zeros left out), with CacheSim
+// set when the events are all those of the cache simulation.
 func parseSummary(events, values []string) (Counts, error) {
 	if len(values) > len(events) {
 		return Counts{}, fmt.Errorf("callgrind dump: %d totals for %d events", len(values), len(events))
 	}
 	var c Counts
-	fields := map[string]*uint64{"Ir": &c.Ir, "Dr": &c.Dr, "Dw": &c.Dw, "I1mr": &c.I1mr, "D1mr": &c.D1mr,
-		"D1mw": &c.D1mw, "ILmr": &c.ILmr, "DLmr": &c.DLmr, "DLmw": &c.DLmw}
+	fields := c.fields()
 	seen := 0
 	for i, e := range events {
-		p, ok := fields[e]
-		if !ok {
+		k := slices.Index(eventFields, e)
+		if k < 0 {
 			continue
 		}
 		seen++
@@ -184,7 +186,7 @@ func parseSummary(events, values []string) (Counts, error) {
 		if err != nil {
 			return Counts{}, fmt.Errorf("callgrind dump: event %s: %v", e, err)
 		}
-		*p = v
+		*fields[k] = v
 	}
 	if !slices.Contains(events, "Ir") {
 		return Counts{}, fmt.Errorf("callgrind dump: no Ir (instructions) among the events %q", events)

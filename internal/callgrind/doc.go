@@ -13,7 +13,8 @@
 // it into per-operation counts (Counts), and reads where the block's work
 // went: the self cost of every function (ReadProfile, Dumps.Profile) and
 // of every source line (ReadLines), which WriteCachegrind writes for
-// Valgrind's cg_diff and cg_annotate.
+// Valgrind's cg_diff and cg_annotate. FuncName makes a Go function's
+// symbol, as a profile names it, readable.
 //
 // The client requests are issued from assembly (amd64 and arm64, no cgo),
 // as the Go runtime's own valgrind support does; outside Valgrind they do

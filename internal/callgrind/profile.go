@@ -93,99 +93,14 @@ const (
 func parseDump(r io.Reader, want reading) (dump, error) {
 	sc := bufio.NewScanner(io.LimitReader(r, maxDump+1))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	var d dump
-	var events, totals []string
-	var index []int // the Counts field of each event (eventFields), -1 for none
-	positions := []string{"line"}
-	names := map[string]string{} // compressed function names by id
-	fn := ""                     // the current function
-	var self Counts              // its cost since its "fn=" line
-	callCost := false            // the next cost line is a call's
-	p := Profile{}
-	// By line: the compressed file names, the current function's file
-	// and the file its costs lie in now, the last positions.
-	files := map[string]string{}
-	var fnFile, file string
-	last := make([]int64, 1)
-	if want == byLine {
-		d.lines = Lines{}
-	}
+	ps := newDumpParser(want)
 	read, n := 0, 0
 	for sc.Scan() {
 		line := sc.Bytes()
 		read += len(line) + 1
 		n++
-		if len(line) == 0 {
-			continue
-		}
-		if c := line[0]; c >= '0' && c <= '9' || c == '+' || c == '-' || c == '*' {
-			if want == totalsOnly {
-				continue
-			}
-			if index == nil || fn == "" {
-				return dump{}, fmt.Errorf("callgrind dump: line %d: a cost before the events line or the first function", n)
-			}
-			rest, skip := line, len(positions)
-			if want == byLine {
-				var err error
-				if rest, err = readPositions(line, last); err != nil {
-					return dump{}, fmt.Errorf("callgrind dump: line %d: %w", n, err)
-				}
-				skip = 0
-			}
-			if callCost {
-				callCost = false
-				continue
-			}
-			var cost Counts
-			if err := addCost(&cost, rest, skip, index); err != nil {
-				return dump{}, fmt.Errorf("callgrind dump: line %d: %w", n, err)
-			}
-			self = self.Add(cost)
-			if want == byLine && cost != (Counts{}) {
-				at := Line{File: file, Fn: fn}
-				if i := slices.Index(positions, "line"); i >= 0 {
-					at.Line = last[i]
-				}
-				d.lines[at] = d.lines[at].Add(cost)
-			}
-			continue
-		}
-		key, value, _ := bytes.Cut(line, []byte("="))
-		switch {
-		case string(key) == "fn":
-			name, err := decompress(names, string(value))
-			if err != nil {
-				return dump{}, fmt.Errorf("callgrind dump: line %d: %w", n, err)
-			}
-			p.add(fn, self)
-			fn, self, file = recursionless(name), Counts{}, fnFile
-			d.sysmon = d.sysmon || fn == "runtime.sysmon"
-		case string(key) == "cfn":
-			if _, err := decompress(names, string(value)); err != nil {
-				return dump{}, fmt.Errorf("callgrind dump: line %d: %w", n, err)
-			}
-		case want == byLine && (string(key) == "fl" || string(key) == "fi" || string(key) == "fe" || string(key) == "cfi" || string(key) == "cfl"):
-			name, err := decompress(files, string(value))
-			if err != nil {
-				return dump{}, fmt.Errorf("callgrind dump: line %d: %w", n, err)
-			}
-			switch string(key) {
-			case "fl":
-				fnFile, file = name, name
-			case "fi", "fe":
-				file = name
-			}
-		case string(key) == "calls":
-			callCost = true
-		case bytes.HasPrefix(line, []byte("events:")):
-			events = strings.Fields(string(line[len("events:"):]))
-			index = eventIndex(events)
-		case bytes.HasPrefix(line, []byte("positions:")):
-			positions = strings.Fields(string(line[len("positions:"):]))
-			last = make([]int64, len(positions))
-		case bytes.HasPrefix(line, []byte("totals:")):
-			totals = strings.Fields(string(line[len("totals:"):]))
+		if err := ps.line(line); err != nil {
+			return dump{}, fmt.Errorf("callgrind dump: line %d: %w", n, err)
 		}
 	}
 	switch err := sc.Err(); {
@@ -193,21 +108,175 @@ func parseDump(r io.Reader, want reading) (dump, error) {
 		return dump{}, fmt.Errorf("callgrind dump: %w", err)
 	case read > maxDump:
 		return dump{}, fmt.Errorf("callgrind dump: larger than %d bytes", maxDump)
-	case events == nil:
+	}
+	return ps.finish()
+}
+
+// dumpParser is what parseDump knows of a dump while it reads it, line
+// by line: the lines that name the events, positions and totals, the
+// current function and file, and the costs added up so far.
+type dumpParser struct {
+	want           reading
+	d              dump
+	events, totals []string
+	index          []int             // the Counts field of each event (eventFields), -1 for none
+	positions      []string          // the positions a cost line begins with ("line", "instr")
+	names          map[string]string // compressed function names by id
+	fn             string            // the current function
+	self           Counts            // its cost since its "fn=" line
+	callCost       bool              // the next cost line is a call's
+	profile        Profile
+	// By line: the compressed file names, the current function's file
+	// and the file its costs lie in now, the last positions.
+	files        map[string]string
+	fnFile, file string
+	last         []int64
+}
+
+// newDumpParser is a parser of a dump that has said nothing yet: one
+// position, the line, until a "positions:" line says otherwise.
+func newDumpParser(want reading) *dumpParser {
+	ps := &dumpParser{want: want, positions: []string{"line"}, names: map[string]string{}, profile: Profile{},
+		files: map[string]string{}, last: make([]int64, 1)}
+	if want == byLine {
+		ps.d.lines = Lines{}
+	}
+	return ps
+}
+
+// line reads one line of the dump: a cost line (it begins with a
+// position) or one that names something; blank lines and those it does
+// not know are nothing. The error does not say the line's number.
+func (ps *dumpParser) line(line []byte) error {
+	if len(line) == 0 {
+		return nil
+	}
+	if c := line[0]; c >= '0' && c <= '9' || c == '+' || c == '-' || c == '*' {
+		if ps.want == totalsOnly {
+			return nil
+		}
+		return ps.cost(line)
+	}
+	key, value, _ := bytes.Cut(line, []byte("="))
+	switch {
+	case string(key) == "fn":
+		return ps.function(string(value))
+	case string(key) == "cfn":
+		_, err := decompress(ps.names, string(value))
+		return err
+	case ps.want == byLine && isFileKey(key):
+		return ps.fileName(string(key), string(value))
+	case string(key) == "calls":
+		ps.callCost = true
+	case bytes.HasPrefix(line, []byte("events:")):
+		ps.events = strings.Fields(string(line[len("events:"):]))
+		ps.index = eventIndex(ps.events)
+	case bytes.HasPrefix(line, []byte("positions:")):
+		ps.positions = strings.Fields(string(line[len("positions:"):]))
+		ps.last = make([]int64, len(ps.positions))
+	case bytes.HasPrefix(line, []byte("totals:")):
+		ps.totals = strings.Fields(string(line[len("totals:"):]))
+	}
+	return nil
+}
+
+// isFileKey reports whether a line's key names a file: fl=, fi=, fe=,
+// cfi= or cfl=.
+func isFileKey(key []byte) bool {
+	switch string(key) {
+	case "fl", "fi", "fe", "cfi", "cfl":
+		return true
+	}
+	return false
+}
+
+// cost reads a cost line: its positions (by line, where it lies), then
+// its values, added to the current function (and line), but for the
+// line after a "calls=" line, the callee's inclusive cost.
+func (ps *dumpParser) cost(line []byte) error {
+	if ps.index == nil || ps.fn == "" {
+		return errors.New("a cost before the events line or the first function")
+	}
+	rest, skip := line, len(ps.positions)
+	if ps.want == byLine {
+		var err error
+		if rest, err = readPositions(line, ps.last); err != nil {
+			return err
+		}
+		skip = 0
+	}
+	if ps.callCost {
+		ps.callCost = false
+		return nil
+	}
+	var cost Counts
+	if err := addCost(&cost, rest, skip, ps.index); err != nil {
+		return err
+	}
+	ps.self = ps.self.Add(cost)
+	if ps.want == byLine && cost != (Counts{}) {
+		at := Line{File: ps.file, Fn: ps.fn}
+		if i := slices.Index(ps.positions, "line"); i >= 0 {
+			at.Line = ps.last[i]
+		}
+		ps.d.lines[at] = ps.d.lines[at].Add(cost)
+	}
+	return nil
+}
+
+// function reads an "fn=" line: the function before it is done, the
+// named one current, its costs in its own file again.
+func (ps *dumpParser) function(value string) error {
+	name, err := decompress(ps.names, value)
+	if err != nil {
+		return err
+	}
+	ps.profile.add(ps.fn, ps.self)
+	ps.fn, ps.self, ps.file = recursionless(name), Counts{}, ps.fnFile
+	ps.d.sysmon = ps.d.sysmon || ps.fn == "runtime.sysmon"
+	return nil
+}
+
+// fileName reads a line that names a file (by line only): "fl=" is the
+// file of the functions that follow, "fi=" and "fe=" the file of the
+// costs that follow (code inlined from it), a call's files ("cfi=",
+// "cfl=") only define their compressed names.
+func (ps *dumpParser) fileName(key, value string) error {
+	name, err := decompress(ps.files, value)
+	if err != nil {
+		return err
+	}
+	switch key {
+	case "fl":
+		ps.fnFile, ps.file = name, name
+	case "fi", "fe":
+		ps.file = name
+	}
+	return nil
+}
+
+// finish is the dump read to its end: its totals, and its lines and
+// profile with the totals' CacheSim, the profile dropped (profileErr)
+// when its self costs do not add up to the totals.
+func (ps *dumpParser) finish() (dump, error) {
+	switch {
+	case ps.events == nil:
 		return dump{}, errors.New("callgrind dump: no events line")
-	case totals == nil:
+	case ps.totals == nil:
 		return dump{}, errors.New("callgrind dump: no totals line (cut short?)")
 	}
+	d := ps.d
 	var err error
-	if d.totals, err = parseSummary(events, totals); err != nil {
+	if d.totals, err = parseSummary(ps.events, ps.totals); err != nil {
 		return dump{}, err
 	}
 	for at, c := range d.lines {
 		c.CacheSim = d.totals.CacheSim
 		d.lines[at] = c
 	}
-	if want != totalsOnly {
-		p.add(fn, self)
+	if ps.want != totalsOnly {
+		p := ps.profile
+		p.add(ps.fn, ps.self)
 		for name, c := range p {
 			c.CacheSim = d.totals.CacheSim
 			p[name] = c
@@ -290,27 +359,16 @@ func eventIndex(events []string) []int {
 	return idx
 }
 
-// addEvent adds x to the field of Counts at index i of eventFields.
+// fields are c's fields of the events, in the order of eventFields.
+func (c *Counts) fields() [9]*uint64 {
+	return [...]*uint64{&c.Ir, &c.Dr, &c.Dw, &c.I1mr, &c.D1mr, &c.D1mw, &c.ILmr, &c.DLmr, &c.DLmw}
+}
+
+// addEvent adds x to the field of Counts at index i of eventFields;
+// nothing for an index out of it (-1: an event Counts does not hold).
 func (c *Counts) addEvent(i int, x uint64) {
-	switch i {
-	case 0:
-		c.Ir += x
-	case 1:
-		c.Dr += x
-	case 2:
-		c.Dw += x
-	case 3:
-		c.I1mr += x
-	case 4:
-		c.D1mr += x
-	case 5:
-		c.D1mw += x
-	case 6:
-		c.ILmr += x
-	case 7:
-		c.DLmr += x
-	case 8:
-		c.DLmw += x
+	if f := c.fields(); i >= 0 && i < len(f) {
+		*f[i] += x
 	}
 }
 

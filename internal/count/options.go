@@ -124,36 +124,32 @@ func (c Settings) Counter() *results.Counter {
 	return &results.Counter{Tool: "callgrind", Version: c.Valgrind.Version, Processes: c.Processes, CacheSim: c.Callgrind.CacheSim}
 }
 
+// defaults sets every field left at its zero value to its default
+// (Settings: the zero value of a field means its default).
 func (c *Settings) defaults() {
-	if c.Processes <= 0 {
-		c.Processes = DefaultProcesses
-	}
-	if c.Blocks <= 0 {
-		c.Blocks = DefaultBlocks
-	}
-	if c.First <= 0 {
-		c.First = DefaultFirst
-	}
-	if c.StageFrom == 0 {
+	orDefault(&c.Processes, DefaultProcesses)
+	orDefault(&c.Blocks, DefaultBlocks)
+	orDefault(&c.First, DefaultFirst)
+	if c.StageFrom == 0 { // negative: stage whatever the count costs
 		c.StageFrom = DefaultStageFrom
 	}
 	if c.Jobs <= 0 {
 		c.Jobs, c.JobsWhy = cpus.Job()
 	}
-	if c.Block <= 0 {
-		c.Block = DefaultBlock
-	}
-	if c.CostlyProcesses <= 0 {
-		c.CostlyProcesses = DefaultCostlyProcesses
-	}
-	if c.Costly <= 0 {
-		c.Costly = DefaultCostly
-	}
-	if c.MaxBlockBytes <= 0 {
-		c.MaxBlockBytes = DefaultBlockBytes
-	}
+	orDefault(&c.Block, DefaultBlock)
+	orDefault(&c.CostlyProcesses, DefaultCostlyProcesses)
+	orDefault(&c.Costly, DefaultCostly)
+	orDefault(&c.MaxBlockBytes, DefaultBlockBytes)
 	if c.Seed == 0 {
 		c.Seed = uint64(time.Now().UnixNano())
+	}
+}
+
+// orDefault sets *x to d when it is not set: zero, or negative (which
+// none of the counts and durations it sets can mean).
+func orDefault[T ~int | ~int64](x *T, d T) {
+	if *x <= 0 {
+		*x = d
 	}
 }
 

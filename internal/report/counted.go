@@ -378,7 +378,7 @@ func unpairedSentence(cs []compare.Comparison, threshold float64) string {
 		if len(c.Varying) > 0 {
 			fns := make([]string, len(c.Varying))
 			for i, f := range c.Varying {
-				fns[i] = fmt.Sprintf("%s ±%s", codeName(Elide(funcName(f.Name), maxNameBytes)), FormatCount(f.Instructions))
+				fns[i] = fmt.Sprintf("%s ±%s", codeName(Elide(callgrind.FuncName(f.Name), maxNameBytes)), FormatCount(f.Instructions))
 			}
 			part += "; varying most between processes, per operation: " + strings.Join(fns, ", ")
 		}

@@ -3,13 +3,13 @@ package report
 import (
 	"bufio"
 	"fmt"
-	"iter"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/baseline"
+	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
@@ -111,12 +111,12 @@ func whereBlock(c compare.Comparison) string {
 	top := w.Functions[0]
 	summary := fmt.Sprintf("%s <b>%s</b> %s %s (%s): <code>%s</code> %s (%s of it)",
 		verdictMark(c.Verdict), escapeHTML(Elide(ShortName(c.Name), maxNameBytes)), escapeHTML(c.Unit), human.Change(c.Ratio-1, 1),
-		perOp(w.Change), escapeHTML(Elide(funcName(top.Name), maxNameBytes)), moveText(top), share(top.Share))
+		perOp(w.Change), escapeHTML(Elide(callgrind.FuncName(top.Name), maxNameBytes)), moveText(top), share(top.Share))
 	var b strings.Builder
 	b.WriteString(detailsOpen(summary))
 	b.WriteString("| Function | Base | Head | Change | Share of the change |\n|:--|--:|--:|--:|--:|\n")
 	for _, m := range w.Functions {
-		name := codeName(Elide(funcName(m.Name), maxNameBytes))
+		name := codeName(Elide(callgrind.FuncName(m.Name), maxNameBytes))
 		switch {
 		case m.Appeared:
 			name += " (new)"
@@ -202,7 +202,7 @@ func writeWhere(bw *bufio.Writer, r *compare.Result) {
 			pick(c.Verdict == compare.Inconclusive, " inconclusive", ""), perOp(w.Change))
 		var rows [][]string
 		for _, m := range w.Functions {
-			name := funcName(m.Name)
+			name := callgrind.FuncName(m.Name)
 			switch {
 			case m.Appeared:
 				name += " (new)"
@@ -217,112 +217,6 @@ func writeWhere(bw *bufio.Writer, r *compare.Result) {
 			fmt.Fprintf(bw, "    callgrind's dumps: %s (there: %s)\n", w.Dumps, w.Open)
 		}
 	}
-}
-
-// funcName is a function's symbol made readable: the Go linker's name
-// (package path, receiver, function, closures as F.func1) without an
-// assembly function's ABI suffix, and with the type arguments of an
-// instantiation of generic code as Go spells them rather than as shapes
-// ("pkg.Map[go.shape.int]" is "pkg.Map[int]", a struct's shape with its
-// fields and tags "struct{…}").
-func funcName(sym string) string {
-	sym = strings.TrimSuffix(strings.TrimSuffix(sym, ".abi0"), ".abiinternal")
-	var b strings.Builder
-	for {
-		open := strings.IndexByte(sym, '[')
-		if open < 0 {
-			b.WriteString(sym)
-			return b.String()
-		}
-		end := closing(sym, open)
-		if end < 0 {
-			b.WriteString(sym)
-			return b.String()
-		}
-		b.WriteString(sym[:open+1])
-		for i, arg := range splitTop(sym[open+1 : end]) {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(typeArg(arg))
-		}
-		b.WriteByte(']')
-		sym = sym[end+1:]
-	}
-}
-
-// typeArg is one type argument of a symbol, readable: its shape's
-// "go.shape." dropped, a struct or interface type's body elided.
-func typeArg(a string) string {
-	a = strings.ReplaceAll(strings.TrimSpace(a), "go.shape.", "")
-	for _, kind := range []string{"struct", "interface"} {
-		if rest, ok := strings.CutPrefix(a, kind); ok && strings.HasPrefix(strings.TrimSpace(rest), "{") {
-			if strings.TrimSpace(rest) == "{}" {
-				return kind + "{}"
-			}
-			return kind + "{…}"
-		}
-	}
-	return a
-}
-
-// structure yields the brackets, braces, parentheses and commas of s
-// from start on that lie outside quoted strings (struct tags), each
-// index with the nesting depth after it.
-func structure(s string, start int) iter.Seq2[int, int] {
-	return func(yield func(int, int) bool) {
-		depth, quoted := 0, false
-		for i := start; i < len(s); i++ {
-			c := s[i]
-			switch {
-			case quoted && c == '\\':
-				i++
-				continue
-			case c == '"':
-				quoted = !quoted
-				continue
-			case quoted:
-				continue
-			case c == '[' || c == '{' || c == '(':
-				depth++
-			case c == ']' || c == '}' || c == ')':
-				depth--
-			case c != ',':
-				continue
-			}
-			if !yield(i, depth) {
-				return
-			}
-		}
-	}
-}
-
-// closing is the index of the bracket that closes the one at open in s,
-// brackets and braces nested and quoted strings (struct tags) skipped;
-// -1 when there is none.
-func closing(s string, open int) int {
-	for i, depth := range structure(s, open) {
-		if depth == 0 && s[i] != ',' {
-			if s[i] != ']' {
-				return -1
-			}
-			return i
-		}
-	}
-	return -1
-}
-
-// splitTop splits s at the commas outside brackets, braces and quotes.
-func splitTop(s string) []string {
-	var out []string
-	start := 0
-	for i, depth := range structure(s, 0) {
-		if s[i] == ',' && depth == 0 {
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
 }
 
 // codeName is a function's name as inline code. Code is inert, but a
@@ -405,7 +299,7 @@ func whereJSON(w *compare.Where) *jsonWhere {
 	j := &jsonWhere{Change: w.Change, Explained: num(w.Explained), BaselineBound: w.BaseBound, CandidateBound: w.CandidateBound, Functions: []jsonMoved{},
 		Dumps: w.Dumps, Open: w.Open}
 	for _, m := range w.Functions {
-		j.Functions = append(j.Functions, jsonMoved{Function: funcName(m.Name), Symbol: m.Name, Baseline: m.Base, Candidate: m.Candidate,
+		j.Functions = append(j.Functions, jsonMoved{Function: callgrind.FuncName(m.Name), Symbol: m.Name, Baseline: m.Base, Candidate: m.Candidate,
 			BaselineAtMost: m.BaseAtMost, CandidateAtMost: m.CandidateAtMost, Change: m.Delta, Share: num(m.Share),
 			Appeared: m.Appeared, Disappeared: m.Disappeared})
 	}

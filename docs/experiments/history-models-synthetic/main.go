@@ -93,6 +93,8 @@ var noises = []noise{
 	}},
 }
 
+// bimodal is a process's log count on one of two paths 5% apart (the
+// second with probability 0.3), plus 0.01% normal.
 func bimodal(r *rand.Rand) float64 {
 	x := 1e-4 * r.NormFloat64()
 	if r.Float64() < 0.3 {
@@ -118,7 +120,7 @@ type shape func(i int) (work, size float64)
 
 func flat(int) (float64, float64) { return 1, 41 }
 
-// history is a synthetic counted history of runs runs of series
+// synthetic is a synthetic counted history of runs runs of series
 // benchmarks: the first follows sh, the others flat.
 func synthetic(r *rand.Rand, nz noise, series, runs int, sh shape) []baseline.Entry {
 	t0 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
@@ -143,9 +145,9 @@ func synthetic(r *rand.Rand, nz noise, series, runs int, sh shape) []baseline.En
 	return h
 }
 
-// replay analyses every push of h from its 2nd run and returns, for each
-// push (index of its run), whether it reported a new change point and a
-// new creep, and the push that first reported a change point of the
+// replayed is what replay found: for each push (index of its run),
+// whether it reported a new change point and a new creep of the other
+// benchmarks, and the push that first reported a change point of the
 // first benchmark's count, its size, and its creep (-1: never).
 type replayed struct {
 	falsePoint, falseCreep []bool
@@ -153,6 +155,7 @@ type replayed struct {
 	creepAt                int
 }
 
+// replay analyses every push of h from its 2nd run, as update would.
 func replay(h []baseline.Entry, o history.Options) replayed {
 	rp := replayed{countAt: -1, sizeAt: -1, creepAt: -1}
 	for n := 2; n <= len(h); n++ {
@@ -190,114 +193,148 @@ func replay(h []baseline.Entry, o history.Options) replayed {
 	return rp
 }
 
+// falseAlarms counts rp's pushes and those that reported a change point,
+// a creep, and either, of benchmarks whose code did not change.
+func (rp replayed) falseAlarms() (pushes, points, creeps, either int) {
+	for i := range rp.falsePoint {
+		pushes++
+		if rp.falsePoint[i] {
+			points++
+		}
+		if rp.falseCreep[i] {
+			creeps++
+		}
+		if rp.falsePoint[i] || rp.falseCreep[i] {
+			either++
+		}
+	}
+	return pushes, points, creeps, either
+}
+
+// family is the experiment's flags: the size of the family of series
+// and of a row's histories, and the seed of their noise.
+type family struct {
+	series, histories, runs int
+	seed                    uint64
+}
+
+// defaults are update's options: the 1% floor, a creep limit of 2%
+// since 20 runs back.
+var defaults = history.Options{Creep: history.CreepOptions{Limit: 0.02, Runs: 20}}
+
 func main() {
-	series := flag.Int("series", 84, "counted series in the family (and as many exact sizes)")
-	histories := flag.Int("histories", 100, "histories a row")
-	runs := flag.Int("runs", 30, "runs of the null histories")
-	seed := flag.Uint64("seed", 31, "seed")
+	var f family
+	flag.IntVar(&f.series, "series", 84, "counted series in the family (and as many exact sizes)")
+	flag.IntVar(&f.histories, "histories", 100, "histories a row")
+	flag.IntVar(&f.runs, "runs", 30, "runs of the null histories")
+	flag.Uint64Var(&f.seed, "seed", 31, "seed")
 	only := flag.String("only", "", "null or steps: one part only")
 	flag.Parse()
 	start := time.Now()
-	defaults := history.Options{Creep: history.CreepOptions{Limit: 0.02, Runs: 20}}
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if *only != "steps" {
-		fmt.Printf("Unchanged code: %d histories of %d runs, %d counted series and %d sizes, pushes from the 2nd run on (%d a row); alpha 0.01, floor 1%%, creep 2%% since 20 runs back\n\n",
-			*histories, *runs, *series, *series, *histories*(*runs-1))
-		fmt.Fprintln(w, "noise\tfloors\tpushes\twith a change point\twith a creep\twith either\t%\t")
-		for _, withFloors := range []bool{true, false} {
-			for k, nz := range noises {
-				if !withFloors && nz.name != "normal" && nz.name != "heavy" {
-					continue
-				}
-				o := defaults
-				if !withFloors {
-					o = history.Options{Floor: 1e-12, Creep: history.CreepOptions{Limit: 1e-12, Runs: 20}}
-				}
-				r := rand.New(rand.NewPCG(*seed, uint64(k)))
-				pushes, fp, fc, either := 0, 0, 0, 0
-				for range *histories {
-					rp := replay(synthetic(r, nz, *series, *runs, flat), o)
-					for i := range rp.falsePoint {
-						pushes++
-						if rp.falsePoint[i] {
-							fp++
-						}
-						if rp.falseCreep[i] {
-							fc++
-						}
-						if rp.falsePoint[i] || rp.falseCreep[i] {
-							either++
-						}
-					}
-				}
-				fl := "1%, 2%"
-				if !withFloors {
-					fl = "none"
-				}
-				fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%.2f%%\t\n", nz.name, fl, pushes, fp, fc, either, 100*float64(either)/float64(pushes))
-			}
-		}
-		w.Flush()
+		unchanged(w, f)
 		fmt.Println()
 	}
 	if *only != "null" {
-		fmt.Printf("A step or a creep of the first benchmark (%d histories a row, %d counted series and %d sizes, the defaults of update): the push that first reported it, as the run it stored (1 = the oldest)\n\n", *histories, *series, *series)
-		fmt.Fprintln(w, "what\tnoise\tfound\tfirst push: min\tmedian\tmax\tfalse pushes\t")
-		type scenario struct {
-			name string
-			runs int
-			sh   shape
-			what func(replayed) int
-		}
-		step := func(at int, grow float64) shape {
-			return func(i int) (float64, float64) {
-				if i >= at {
-					return 1 + grow, 51
-				}
-				return 1, 41
-			}
-		}
-		creep := func(per float64) shape {
-			return func(i int) (float64, float64) { return math.Pow(1+per, float64(i)), 41 }
-		}
-		scenarios := []scenario{
-			{"size 41 → 51 B at run 4", 6, step(3, 0.15), func(rp replayed) int { return rp.sizeAt }},
-			{"count +15% at run 4", 6, step(3, 0.15), func(rp replayed) int { return rp.countAt }},
-			{"count +2% at run 4", 6, step(3, 0.02), func(rp replayed) int { return rp.countAt }},
-			{"count +1.2% at run 4", 6, step(3, 0.012), func(rp replayed) int { return rp.countAt }},
-			{"count +0.8% at run 4 (below the floor)", 6, step(3, 0.008), func(rp replayed) int { return rp.countAt }},
-			{"creep +0.4% a push", 13, creep(0.004), func(rp replayed) int { return rp.creepAt }},
-			{"creep +0.2% a push", 30, creep(0.002), func(rp replayed) int { return rp.creepAt }},
-			{"creep +0.1% a push", 30, creep(0.001), func(rp replayed) int { return rp.creepAt }},
-		}
-		for si, sc := range scenarios {
-			for k, nz := range noises {
-				if nz.name == "bimodal-old" || nz.name == "heavy" && !strings.HasPrefix(sc.name, "count +1.2") && !strings.HasPrefix(sc.name, "creep +0.4") {
-					continue
-				}
-				r := rand.New(rand.NewPCG(*seed+uint64(100*(si+1)), uint64(k)))
-				var at []int
-				falsePushes := 0
-				for range *histories {
-					rp := replay(synthetic(r, nz, *series, sc.runs, sc.sh), defaults)
-					if x := sc.what(rp); x >= 0 {
-						at = append(at, x+1)
-					}
-					for i := range rp.falsePoint {
-						if rp.falsePoint[i] || rp.falseCreep[i] {
-							falsePushes++
-						}
-					}
-				}
-				sort.Ints(at)
-				lo, med, hi := "–", "–", "–"
-				if len(at) > 0 {
-					lo, med, hi = fmt.Sprint(at[0]), fmt.Sprint(at[len(at)/2]), fmt.Sprint(at[len(at)-1])
-				}
-				fmt.Fprintf(w, "%s\t%s\t%d/%d\t%s\t%s\t%s\t%d\t\n", sc.name, nz.name, len(at), *histories, lo, med, hi, falsePushes)
-			}
-		}
-		w.Flush()
+		steps(w, f)
 	}
 	fmt.Fprintf(os.Stderr, "took %s\n", time.Since(start).Round(time.Second))
+}
+
+// unchanged writes the table of unchanged code: per noise, with and
+// without the floors, how many pushes reported a change point or a
+// creep.
+func unchanged(w *tabwriter.Writer, f family) {
+	fmt.Printf("Unchanged code: %d histories of %d runs, %d counted series and %d sizes, pushes from the 2nd run on (%d a row); alpha 0.01, floor 1%%, creep 2%% since 20 runs back\n\n",
+		f.histories, f.runs, f.series, f.series, f.histories*(f.runs-1))
+	fmt.Fprintln(w, "noise\tfloors\tpushes\twith a change point\twith a creep\twith either\t%\t")
+	for _, withFloors := range []bool{true, false} {
+		for k, nz := range noises {
+			if !withFloors && nz.name != "normal" && nz.name != "heavy" {
+				continue
+			}
+			o, fl := defaults, "1%, 2%"
+			if !withFloors {
+				o, fl = history.Options{Floor: 1e-12, Creep: history.CreepOptions{Limit: 1e-12, Runs: 20}}, "none"
+			}
+			r := rand.New(rand.NewPCG(f.seed, uint64(k)))
+			pushes, fp, fc, either := 0, 0, 0, 0
+			for range f.histories {
+				p, pt, c, e := replay(synthetic(r, nz, f.series, f.runs, flat), o).falseAlarms()
+				pushes, fp, fc, either = pushes+p, fp+pt, fc+c, either+e
+			}
+			fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%d\t%d\t%.2f%%\t\n", nz.name, fl, pushes, fp, fc, either, 100*float64(either)/float64(pushes))
+		}
+	}
+	w.Flush()
+}
+
+// scenario is a change of the first benchmark over a history of runs
+// runs, and what of a replay says the push that first reported it.
+type scenario struct {
+	name string
+	runs int
+	sh   shape
+	what func(replayed) int
+}
+
+// step is a shape whose work grows by grow and whose size grows from 41
+// to 51 bytes at run at (0-based).
+func step(at int, grow float64) shape {
+	return func(i int) (float64, float64) {
+		if i >= at {
+			return 1 + grow, 51
+		}
+		return 1, 41
+	}
+}
+
+// creep is a shape whose work grows by per a run.
+func creep(per float64) shape {
+	return func(i int) (float64, float64) { return math.Pow(1+per, float64(i)), 41 }
+}
+
+var scenarios = []scenario{
+	{"size 41 → 51 B at run 4", 6, step(3, 0.15), func(rp replayed) int { return rp.sizeAt }},
+	{"count +15% at run 4", 6, step(3, 0.15), func(rp replayed) int { return rp.countAt }},
+	{"count +2% at run 4", 6, step(3, 0.02), func(rp replayed) int { return rp.countAt }},
+	{"count +1.2% at run 4", 6, step(3, 0.012), func(rp replayed) int { return rp.countAt }},
+	{"count +0.8% at run 4 (below the floor)", 6, step(3, 0.008), func(rp replayed) int { return rp.countAt }},
+	{"creep +0.4% a push", 13, creep(0.004), func(rp replayed) int { return rp.creepAt }},
+	{"creep +0.2% a push", 30, creep(0.002), func(rp replayed) int { return rp.creepAt }},
+	{"creep +0.1% a push", 30, creep(0.001), func(rp replayed) int { return rp.creepAt }},
+}
+
+// steps writes the table of the scenarios: per scenario and noise, on
+// which push a step or a creep was first reported, and how many pushes
+// reported a change that was not there.
+func steps(w *tabwriter.Writer, f family) {
+	fmt.Printf("A step or a creep of the first benchmark (%d histories a row, %d counted series and %d sizes, the defaults of update): the push that first reported it, as the run it stored (1 = the oldest)\n\n", f.histories, f.series, f.series)
+	fmt.Fprintln(w, "what\tnoise\tfound\tfirst push: min\tmedian\tmax\tfalse pushes\t")
+	for si, sc := range scenarios {
+		for k, nz := range noises {
+			if nz.name == "bimodal-old" || nz.name == "heavy" && !strings.HasPrefix(sc.name, "count +1.2") && !strings.HasPrefix(sc.name, "creep +0.4") {
+				continue
+			}
+			r := rand.New(rand.NewPCG(f.seed+uint64(100*(si+1)), uint64(k)))
+			var at []int
+			falsePushes := 0
+			for range f.histories {
+				rp := replay(synthetic(r, nz, f.series, sc.runs, sc.sh), defaults)
+				if x := sc.what(rp); x >= 0 {
+					at = append(at, x+1)
+				}
+				_, _, _, e := rp.falseAlarms()
+				falsePushes += e
+			}
+			sort.Ints(at)
+			lo, med, hi := "–", "–", "–"
+			if len(at) > 0 {
+				lo, med, hi = fmt.Sprint(at[0]), fmt.Sprint(at[len(at)/2]), fmt.Sprint(at[len(at)-1])
+			}
+			fmt.Fprintf(w, "%s\t%s\t%d/%d\t%s\t%s\t%s\t%d\t\n", sc.name, nz.name, len(at), f.histories, lo, med, hi, falsePushes)
+		}
+	}
+	w.Flush()
 }
