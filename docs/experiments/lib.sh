@@ -102,3 +102,16 @@ func wirebenchSpin(n int) {
 }
 GO
 }
+
+# inject_spin JSON TARGET PCT FILE: makes TARGET, a benchmark of the Go
+# file FILE, do about PCT% more work: wirebenchSpin steps in its loop,
+# as many as PCT% of the instructions/op the comparison JSON counted for
+# it in the base (PER_STEP instructions a step, default 8). Sets steps.
+inject_spin() {
+	count=$(python3 -c 'import json,sys; print([c for c in json.load(open(sys.argv[1]))["comparisons"] if c["unit"]=="instructions/op" and c["name"].split()[-1]==sys.argv[2]][0]["baseline"])' "$1" "$2")
+	steps=$(awk -v n="$count" -v p="$3" -v per="${PER_STEP:-8}" 'BEGIN {printf "%d", n*p/100/per + 0.5}')
+	log "$2 counts $count instructions/op: $steps steps for about $3%"
+	spin_func "$4"
+	perl -0pi -e "s/(func $2\(b \*testing.B\) \{.*?for (\w+) := 0; \2 < b.N; \2\+\+ \{\n)/\$1\t\twirebenchSpin($steps) \/\/ injected\n/s" "$4"
+	grep -q "wirebenchSpin($steps) // injected" "$4"
+}

@@ -69,10 +69,5 @@ if [ -n "${BEFORE:-}" ]; then
 	for i in $(seq 1 "${BEFORE_RUNS:-1}"); do log "before: A/A $i"; run "before-aa-$i" "$BEFORE" "$OUT/head"; done
 fi
 for i in $(seq 1 "$aa"); do log "A/A $i"; run "aa-$i" "$OUT/bin/wb" "$OUT/head"; done
-count=$(python3 -c 'import json,sys; print([c for c in json.load(open(sys.argv[1]))["comparisons"] if c["unit"]=="instructions/op" and c["name"].split()[-1]==sys.argv[2]][0]["baseline"])' "$OUT/aa-1.json" "$target")
-steps=$(awk -v n="$count" -v p="$pct" -v per="${PER_STEP:-8}" 'BEGIN {printf "%d", n*p/100/per + 0.5}')
-log "$target counts $count instructions/op: $steps steps for about $pct%"
-spin_func "$OUT/head/$file"
-perl -0pi -e "s/(func $target\(b \*testing.B\) \{.*?for (\w+) := 0; \2 < b.N; \2\+\+ \{\n)/\$1\t\twirebenchSpin($steps) \/\/ injected\n/s" "$OUT/head/$file"
-grep -q "wirebenchSpin($steps) // injected" "$OUT/head/$file"
+inject_spin "$OUT/aa-1.json" "$target" "$pct" "$OUT/head/$file"
 for i in $(seq 1 "$inject"); do log "+$pct% in $target: $i"; run "inject-$i" "$OUT/bin/wb" "$OUT/head"; done

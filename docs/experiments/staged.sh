@@ -71,12 +71,7 @@ printf 'run\tload\twall_s\texit\tverdict\ttarget\tothers flagged\tmedian MDE\tco
 # Warm the build caches (both binaries build the same trees).
 (cd "$OUT/base" && go test -c -o /dev/null . >/dev/null)
 run warm "$OUT/bin/wb" "$OUT/same" --measure-all >/dev/null
-count=$(python3 -c 'import json,sys; print([c for c in json.load(open(sys.argv[1]))["comparisons"] if c["unit"]=="instructions/op" and c["name"].split()[-1]==sys.argv[2]][0]["baseline"])' "$OUT/warm.json" "$target")
-steps=$(awk -v n="$count" -v p="$PCT" -v per="${PER_STEP:-8}" 'BEGIN {printf "%d", n*p/100/per + 0.5}')
-log "$target counts $count instructions/op: $steps steps for about $PCT%"
-spin_func "$OUT/inject/bench_test.go"
-perl -0pi -e "s/(func $target\(b \*testing.B\) \{.*?for (\w+) := 0; \2 < b.N; \2\+\+ \{\n)/\$1\t\twirebenchSpin($steps) \/\/ injected\n/s" "$OUT/inject/bench_test.go"
-grep -q "wirebenchSpin($steps) // injected" "$OUT/inject/bench_test.go"
+inject_spin "$OUT/warm.json" "$target" "$PCT" "$OUT/inject/bench_test.go"
 for i in $(seq 1 "$RUNS"); do
 	run "before-aa-$i" "$BEFORE" "$OUT/same" --measure-all
 	run "after-aa-$i" "$OUT/bin/wb" "$OUT/same" --measure-all
