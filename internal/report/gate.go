@@ -225,7 +225,7 @@ func gateSentence(r *compare.Result, st style) string {
 	switch {
 	case !g.SettingsMatch():
 		return st.warning(fmt.Sprintf("Timings are reported, not enforced: this run was measured with other harness settings than the baseline (%s), and a timing depends on the batch sizes they choose. Measure with the baseline's settings, which check does unless told otherwise, to gate them. Sizes and allocations gate as usual.",
-			diffText(g.SettingsDiffer)))
+			st.text(diffText(g.SettingsDiffer))))
 	case g.MoreRuns() == 0 && g.SpeedOutside():
 		return st.warning(fmt.Sprintf("Timings are reported, not enforced: this run's median timing moved ×%.2f against the baseline, outside the ×%.2f to ×%.2f that a run of the baseline's history moves (%s prediction). The machine was in a state the history never measured (load, another kind of runner, a process off its usual speed), which moves benchmarks unlike each other, so the history cannot judge this run's timings. (A change that slows every benchmark alike lands here too: the same-runner A/B mode can tell it.) Sizes and allocations gate as usual.",
 			g.Speed.Shift, g.Speed.Lo, g.Speed.Hi, human.Percent(r.Options.Confidence)))

@@ -33,6 +33,12 @@ func TestSentenceStyles(t *testing.T) {
 			return unseenSentence([]results.Unseen{{Name: oddName, InstructionsPerOp: 10, NativeNsPerOp: 100}}, nil, st)
 		}, false},
 		{"serial", func(st style) string { return serialSentence([]string{oddName}, nil, st) }, false},
+		{"gate", func(st style) string {
+			// A filter is a setting the pull request's workflow can set.
+			r := &compare.Result{Gate: &compare.TimingGate{SettingsDiffer: []results.Difference{{Field: "filter", Old: "", New: odd}}},
+				Comparisons: []compare.Comparison{{Name: "BenchmarkA", Unit: results.UnitNsPerOp, Kind: compare.Noisy, Verdict: compare.Unchanged, Ratio: 1}}}
+			return gateSentence(r, st)
+		}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
