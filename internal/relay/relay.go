@@ -25,6 +25,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/wirebench/wirebench/internal/bounded"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
@@ -112,17 +113,10 @@ func Read(dir string) (*Relay, error) {
 	case fi.Size() > MaxBytes:
 		return nil, fmt.Errorf("relay %s has %d bytes, more than the %d a run writes: refused", path, fi.Size(), MaxBytes)
 	}
-	f, err := os.Open(path)
+	// Bounded again as read: the file may grow after Lstat.
+	data, err := bounded.ReadFile(path, MaxBytes)
 	if err != nil {
-		return nil, fmt.Errorf("relay %s: %w", path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("relay %s: %w", path, err)
-	}
-	if len(data) > MaxBytes {
-		return nil, fmt.Errorf("relay %s grew beyond %d bytes while read: refused", path, MaxBytes)
+		return nil, fmt.Errorf("relay %s: %w: refused", path, err)
 	}
 	r, err := parse(data)
 	if err != nil {
