@@ -8,6 +8,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/githubapi"
+	"github.com/wirebench/wirebench/internal/report"
 )
 
 // Lister lists the open pull requests of a head branch
@@ -55,11 +56,11 @@ func (r *Relay) Check(run *event.WorkflowRun, prs []githubapi.PullRequest) (gith
 	p := r.PullRequest
 	switch {
 	case p.HeadSHA != run.HeadSHA:
-		return githubapi.PullRequest{}, fmt.Errorf("the relay says it measured %s, but the run that completed was of %s: refused", p.HeadSHA[:7], short(run.HeadSHA))
+		return githubapi.PullRequest{}, fmt.Errorf("the relay says it measured %s, but the run that completed was of %s: refused", p.HeadSHA[:7], report.ShortSHA(run.HeadSHA))
 	case !strings.EqualFold(p.HeadRepo, run.HeadRepo):
 		return githubapi.PullRequest{}, fmt.Errorf("the relay names head repository %s, but the run was of %s: refused", p.HeadRepo, run.HeadRepo)
 	case r.Result != nil && r.Result.CandidateEnv.Commit != run.HeadSHA:
-		return githubapi.PullRequest{}, fmt.Errorf("the relay's comparison measured commit %q, not the run's %s: refused", excerpt(r.Result.CandidateEnv.Commit), short(run.HeadSHA))
+		return githubapi.PullRequest{}, fmt.Errorf("the relay's comparison measured commit %q, not the run's %s: refused", excerpt(r.Result.CandidateEnv.Commit), report.ShortSHA(run.HeadSHA))
 	}
 	var numbers []string
 	for _, pr := range prs {
@@ -69,12 +70,5 @@ func (r *Relay) Check(run *event.WorkflowRun, prs []githubapi.PullRequest) (gith
 		numbers = append(numbers, fmt.Sprintf("#%d", pr.Number))
 	}
 	return githubapi.PullRequest{}, fmt.Errorf("the relay names pull request #%d, but the open pull request of %s at %s is %s: refused",
-		p.Number, run.HeadRepo, short(run.HeadSHA), strings.Join(numbers, ", "))
-}
-
-func short(sha string) string {
-	if len(sha) > 7 {
-		return sha[:7]
-	}
-	return sha
+		p.Number, run.HeadRepo, report.ShortSHA(run.HeadSHA), strings.Join(numbers, ", "))
 }
