@@ -113,10 +113,6 @@ func (s Stored) Run(ctx context.Context) (*Outcome, error) {
 // when s names one.
 func (s Stored) measure(ctx context.Context, p source.Plan) (*results.Results, []string, error) {
 	r, notes, err := Measure(ctx, s.Source, p)
-	var bad BadInput
-	if errors.As(err, &bad) && s.Config.BenchmarkFile != "" {
-		return nil, nil, badInputf("input benchmark-file: %w", bad.Err)
-	}
 	if err == nil && s.Commit != "" {
 		if _, ok := s.Source.(source.Buildable); ok {
 			r.Env.Commit = s.Commit

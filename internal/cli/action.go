@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -104,11 +103,24 @@ func actionSource(c *config.Config, ev *event.Event, getenv func(string) string)
 	case c.MergePath != "":
 		return source.Shards{Paths: []string{c.MergePath}, Partial: c.MergePartial}
 	case c.BenchmarkFile != "":
-		return source.File{Path: c.BenchmarkFile, Commit: ev.SHA, Ref: getenv("GITHUB_REF_NAME")}
+		return inputFile{source.File{Path: c.BenchmarkFile, Commit: ev.SHA, Ref: getenv("GITHUB_REF_NAME")}}
 	case c.Bench != "":
 		return source.GoTest{Packages: c.PackageList(), Bench: c.Bench, BuildFlags: c.BuildFlagList()}
 	}
 	return source.Embedded{}
+}
+
+// inputFile is the results file of input benchmark-file: its errors
+// name the input, wherever it is read.
+type inputFile struct{ source.File }
+
+// Results reads the file.
+func (f inputFile) Results(ctx context.Context, p source.Plan) (*results.Results, []string, error) {
+	r, notes, err := f.File.Results(ctx, p)
+	if err != nil {
+		return nil, nil, fmt.Errorf("input benchmark-file: %w", err)
+	}
+	return r, notes, nil
 }
 
 func orDash(s string) string {
@@ -223,11 +235,7 @@ func (a *actionRun) candidate(ctx context.Context, ref *results.Results, cmd con
 		a.notes = append(a.notes, like)
 	}
 	r, notes, err := check.Measure(ctx, a.src, p)
-	var bad check.BadInput
-	switch {
-	case errors.As(err, &bad) && a.cfg.BenchmarkFile != "":
-		return nil, badInputf("input benchmark-file: %w", bad.Err)
-	case err != nil:
+	if err != nil {
 		return nil, err
 	}
 	a.notes = append(a.notes, notes...)
