@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
@@ -75,6 +76,20 @@ func BenchmarkSizes(b *testing.B) {
 
 func BenchmarkFails(b *testing.B) {
 	b.Fatal("this benchmark is broken")
+}
+
+func BenchmarkPaths(b *testing.B) {
+	for _, path := range []string{"generic", "wide"} {
+		b.Run(path, func(b *testing.B) {
+			if path == "wide" {
+				b.Log("probed the CPU")
+				b.Skip("this CPU lacks the wide path")
+			}
+			for b.Loop() {
+				Marshal(&Order{})
+			}
+		})
+	}
 }
 `,
 		"wire/ext_test.go": `package wire_test
@@ -169,7 +184,7 @@ func TestDiscover(t *testing.T) {
 		t.Fatalf("packages %+v, want wire and other (none has no benchmarks)", pkgs)
 	}
 	w := got["example.com/m/wire"]
-	if !slices.Equal(w.Internal, []string{"BenchmarkFails", "BenchmarkMarshal", "BenchmarkSizes"}) || !slices.Equal(w.External, []string{"BenchmarkExternal"}) {
+	if !slices.Equal(w.Internal, []string{"BenchmarkFails", "BenchmarkMarshal", "BenchmarkPaths", "BenchmarkSizes"}) || !slices.Equal(w.External, []string{"BenchmarkExternal"}) {
 		t.Errorf("wire: %+v", w)
 	}
 	if o := got["example.com/m/other"]; !slices.Equal(o.Internal, []string{"BenchmarkMarshal"}) {
@@ -209,13 +224,23 @@ func TestWorker(t *testing.T) {
 	}
 	var diag strings.Builder
 	c := startWorker(t, bins[0].Path, pkgs[0].Dir, &diag)
-	names, err := c.List(ctx, "Marshal|Sizes|External")
+	names, troubles, err := c.List(ctx, "Marshal|Sizes|External|Fails|Paths")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"BenchmarkMarshal", "BenchmarkSizes/n=1", "BenchmarkSizes/n=100", "BenchmarkExternal"}
+	want := []string{"BenchmarkMarshal", "BenchmarkPaths/generic", "BenchmarkSizes/n=1", "BenchmarkSizes/n=100", "BenchmarkExternal"}
 	if !slices.Equal(names, want) {
 		t.Errorf("listed %q, want %q", names, want)
+	}
+	// A benchmark that fails, and a sub-benchmark that skips, are
+	// troubles of their own with their messages; the parent of the
+	// skipped one, which has a result of another sub-benchmark, is not.
+	wantTroubles := []results.Trouble{
+		{Name: "BenchmarkFails", Kind: results.TroubleFailed, Why: "wire_test.go:39: this benchmark is broken"},
+		{Name: "BenchmarkPaths/wide", Kind: results.TroubleSkipped, Why: "wire_test.go:46: probed the CPU; wire_test.go:47: this CPU lacks the wide path"},
+	}
+	if !slices.Equal(troubles, wantTroubles) {
+		t.Errorf("troubles %+v, want %+v", troubles, wantTroubles)
 	}
 	s, err := c.Run(ctx, "BenchmarkMarshal", 500, 0)
 	if err != nil {
@@ -230,8 +255,9 @@ func TestWorker(t *testing.T) {
 	if s, err := c.Warmup(ctx, "BenchmarkExternal", 20*time.Millisecond); err != nil || s.Iterations < 1 {
 		t.Errorf("warm-up of the external package's benchmark: %+v, %v", s, err)
 	}
-	if _, err := c.Run(ctx, "BenchmarkFails", 10, 0); err == nil || !strings.Contains(err.Error(), "this benchmark is broken") {
-		t.Errorf("a failing benchmark: %v", err)
+	var reply *worker.ReplyError
+	if _, err := c.Run(ctx, "BenchmarkFails", 10, 0); !errors.As(err, &reply) || reply.Trouble != results.TroubleFailed || !strings.Contains(err.Error(), "this benchmark is broken") {
+		t.Errorf("a failing benchmark: %v, want a reply of its failure", err)
 	}
 	if _, err := c.Run(ctx, "BenchmarkNope", 10, 0); err == nil || !strings.Contains(err.Error(), "gave no result") {
 		t.Errorf("an unknown benchmark: %v", err)
@@ -291,7 +317,7 @@ func TestOldLanguageVersion(t *testing.T) {
 	}
 	var diag strings.Builder
 	c := startWorker(t, bins[0].Path, pkgs[0].Dir, &diag)
-	names, err := c.List(ctx, ".")
+	names, _, err := c.List(ctx, ".")
 	if want := []string{"BenchmarkDouble", "BenchmarkExternal"}; err != nil || !slices.Equal(names, want) {
 		t.Errorf("listed %q (%v), want %q", names, err, want)
 	}
@@ -344,7 +370,7 @@ func TestParallelBenchmark(t *testing.T) {
 	}
 	var diag strings.Builder
 	c := startWorkerOn(t, bins[0].Path, pkgs[0].Dir, &diag, 2)
-	names, err := c.List(ctx, ".")
+	names, _, err := c.List(ctx, ".")
 	if want := []string{"BenchmarkParallel", "BenchmarkSerial"}; err != nil || !slices.Equal(names, want) {
 		t.Fatalf("listed %q (%v), want %q\n%s", names, err, want, diag.String())
 	}

@@ -85,14 +85,15 @@ func Start(ctx context.Context, side, label string, p Program, env []string, o S
 			return nil, m.Fail(err)
 		}
 		names := c.Handshake().Benchmarks
+		var troubles []results.Trouble
 		if part.List != "" {
-			if names, err = lists.list(ctx, c, side, part); err != nil {
+			if names, troubles, err = lists.list(ctx, c, side, part); err != nil {
 				c.Kill()
 				m.Kill()
 				return nil, m.Fail(fmt.Errorf("list the benchmarks: %w", err))
 			}
 		}
-		m.add(c, part, names)
+		m.add(c, part, names, troubles)
 		m.dumps = append(m.dumps, dumps)
 	}
 	return m, nil
@@ -104,29 +105,36 @@ func Start(ctx context.Context, side, label string, p Program, env []string, o S
 // the head's package of one import path are different code: a benchmark
 // the pull request adds or removes is listed by one of them only.
 type Lists struct {
-	mu    sync.Mutex
-	names map[string][]string
+	mu       sync.Mutex
+	names    map[string][]string
+	troubles map[string][]results.Trouble
 }
 
 // NewLists returns an empty Lists.
-func NewLists() *Lists { return &Lists{names: map[string][]string{}} }
+func NewLists() *Lists {
+	return &Lists{names: map[string][]string{}, troubles: map[string][]results.Trouble{}}
+}
 
-func (l *Lists) list(ctx context.Context, c *worker.Client, side string, part Part) ([]string, error) {
+// list is what part's worker c lists (worker.Client.List): the
+// benchmarks that gave a result, and those that skipped or failed, by
+// their names in the part.
+func (l *Lists) list(ctx context.Context, c *worker.Client, side string, part Part) ([]string, []results.Trouble, error) {
 	key := side + "\x00" + part.Package + "\x00" + part.List
 	l.mu.Lock()
 	names, ok := l.names[key]
+	troubles := l.troubles[key]
 	l.mu.Unlock()
 	if ok {
-		return names, nil
+		return names, troubles, nil
 	}
-	names, err := c.List(ctx, part.List)
+	names, troubles, err := c.List(ctx, part.List)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	l.mu.Lock()
-	l.names[key] = names
+	l.names[key], l.troubles[key] = names, troubles
 	l.mu.Unlock()
-	return names, nil
+	return names, troubles, nil
 }
 
 // Worker is one build's program running: several worker processes (a
@@ -147,7 +155,15 @@ type Worker struct {
 	dumps []*callgrind.Dumps
 	// parallel is every part's Part.Parallel.
 	parallel [][]string
+	// troubles are the benchmarks the parts listed that skipped or
+	// failed natively, by key.
+	troubles []results.Trouble
 }
+
+// Troubles are the benchmarks the workers' lists selected that gave no
+// result natively (skipped or failed), named by key: not served, each
+// its own row.
+func (m *Worker) Troubles() []results.Trouble { return m.troubles }
 
 // Parallel reports whether the benchmark key is of a function that calls
 // RunParallel (its part's Part.Parallel names it).
@@ -160,8 +176,9 @@ func (m *Worker) Parallel(key string) bool {
 	return slices.Contains(m.parallel[i], fn)
 }
 
-// add joins part c, whose benchmarks names belong to package pkg.
-func (m *Worker) add(c *worker.Client, part Part, names []string) {
+// add joins part c, whose benchmarks names belong to package pkg, and
+// the troubles its list met.
+func (m *Worker) add(c *worker.Client, part Part, names []string, troubles []results.Trouble) {
 	pkg := part.Package
 	if m.names == nil {
 		m.names = map[string]string{}
@@ -178,6 +195,10 @@ func (m *Worker) add(c *worker.Client, part Part, names []string) {
 		k := results.Key(pkg, n)
 		m.byKey[k], m.names[k] = i, n
 		m.hello.Benchmarks = append(m.hello.Benchmarks, k)
+	}
+	for _, t := range troubles {
+		t.Name = results.Key(pkg, t.Name)
+		m.troubles = append(m.troubles, t)
 	}
 }
 

@@ -87,6 +87,12 @@ type Results struct {
 	// the stored baseline records the same hash for them: the baseline's
 	// values stand for their benchmarks.
 	Unmeasured []string `json:"unmeasured,omitempty"`
+	// Troubles are the benchmarks (and packages) the run could not
+	// measure as it measured the others, each with why: skipped or
+	// failed natively, not counted under Valgrind, not built. A
+	// benchmark with a trouble may still be in Benchmarks with what was
+	// measured of it (its wall time, where it ran natively).
+	Troubles []Trouble `json:"troubles,omitempty"`
 }
 
 // Settings records how a run was made, so it can be reproduced. Samples,
@@ -308,6 +314,9 @@ func (r *Results) Validate() error {
 	if r.Version < 1 || r.Version > Version {
 		return fmt.Errorf("results format version %d is not supported by this wirebench (it reads versions 1 to %d): upgrade wirebench or re-run the suite", r.Version, Version)
 	}
+	if err := r.validateTroubles(); err != nil {
+		return err
+	}
 	if err := r.validateUnmeasured(); err != nil {
 		return err
 	}
@@ -431,6 +440,7 @@ func (r *Results) Clone() *Results {
 	c.Shards = slices.Clone(r.Shards)
 	c.Hashes = maps.Clone(r.Hashes)
 	c.Unmeasured = slices.Clone(r.Unmeasured)
+	c.Troubles = slices.Clone(r.Troubles)
 	if r.Settings.Counter != nil {
 		counter := *r.Settings.Counter
 		c.Settings.Counter = &counter
@@ -462,6 +472,9 @@ func (r *Results) AddProcesses(o *Results) {
 				b.Add(m.Unit, v)
 			}
 		}
+	}
+	for _, t := range o.Troubles {
+		r.AddTrouble(t)
 	}
 	r.Settings.Elapsed += o.Settings.Elapsed
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/logsafe"
+	"github.com/wirebench/wirebench/internal/results"
 )
 
 // DefaultTimeout bounds one request: the slowest single block of the
@@ -222,7 +223,7 @@ func (c *Client) callWithin(ctx context.Context, req Request, timeout time.Durat
 		return Reply{}, fmt.Errorf("%w: %s worker: %s: reply to request %d, want %d (protocol out of step)", ErrProtocol, c.Label, req.what(), rep.ID, req.ID)
 	}
 	if !rep.OK {
-		return rep, &ReplyError{Label: c.Label, Op: req.Op, Msg: abbreviate([]byte(rep.Error))}
+		return rep, &ReplyError{Label: c.Label, Op: req.Op, Name: req.Name, Msg: abbreviate([]byte(rep.Error)), Trouble: rep.Trouble}
 	}
 	if err := rep.check(req); err != nil {
 		return Reply{}, fmt.Errorf("%w: %s worker: %s: %v", ErrProtocol, c.Label, req.what(), err)
@@ -268,8 +269,12 @@ func Panicked(out string) string {
 }
 
 // ReplyError is an error reply from a worker: the worker is still alive.
+// Trouble, when set, says that the benchmark Name itself skipped or
+// failed (Reply.Trouble), and Msg is its message: the worker can go on
+// with the next benchmark.
 type ReplyError struct {
-	Label, Op, Msg string
+	Label, Op, Name, Msg string
+	Trouble              results.TroubleKind
 }
 
 func (e *ReplyError) Error() string { return fmt.Sprintf("%s worker: %s: %s", e.Label, e.Op, e.Msg) }
@@ -499,13 +504,14 @@ func Start(ctx context.Context, label string, c Command, stderr io.Writer) (*Cli
 }
 
 // List asks a test binary's worker for the benchmarks the go test -bench
-// pattern bench selects; it runs each once.
-func (c *Client) List(ctx context.Context, bench string) ([]string, error) {
+// pattern bench selects; it runs each once. Those that gave no result
+// (skipped or failed: Reply.Troubles) are troubles, not names.
+func (c *Client) List(ctx context.Context, bench string) ([]string, []results.Trouble, error) {
 	r, err := c.call(ctx, Request{Op: OpList, Bench: bench})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return r.Names, nil
+	return r.Names, r.Troubles, nil
 }
 
 // tailBuffer keeps the first and the last max bytes written to it: what

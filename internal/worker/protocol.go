@@ -215,6 +215,16 @@ type Reply struct {
 	Metrics map[string]float64 `json:"metrics,omitempty"`
 	// Names are the benchmarks a list request selected.
 	Names []string `json:"names,omitempty"`
+	// Troubles, with list, are the benchmarks the pattern selected that
+	// gave no result: skipped or failed (results.TroubleSkipped,
+	// TroubleFailed), each with its message. A benchmark's trouble is
+	// its own, not the list's.
+	Troubles []results.Trouble `json:"troubles,omitempty"`
+	// Trouble, with an Error to a run, warmup or counted block, says that
+	// the benchmark itself skipped or failed (results.TroubleSkipped,
+	// TroubleFailed), the worker alive and able to go on: Error is then
+	// the benchmark's own message.
+	Trouble results.TroubleKind `json:"trouble,omitempty"`
 }
 
 // sampleReply is the reply that carries s, a measured block or the last
