@@ -42,6 +42,7 @@ func countPair(ctx context.Context, base, head count.Build, o count.Options, opt
 	}
 	res := out.Result
 	_, res.Missing, res.New = p.Benchmarks()
+	res.NoteTroubles(out.Base, out.Head)
 	res.Method = compare.MethodCounted
 	res.Why = why
 	out.Base.Settings.Elapsed, out.Head.Settings.Elapsed = p.Elapsed(), p.Elapsed()

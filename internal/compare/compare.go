@@ -22,7 +22,8 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 	res := &Result{Options: opts, BaselineEnv: base.Env, CandidateEnv: cand.Env, Counter: cand.Settings.Counter, Unseen: cand.Unseen(), Serial: cand.Serial()}
 	res.MachineDiffers, res.OtherDiffers = splitDiff(base.Env, cand.Env)
 	pairs := res.pairUp(base, cand)
-	if len(pairs) == 0 && len(res.Identical) == 0 {
+	res.noteTroubles(base, cand)
+	if len(pairs) == 0 && len(res.Identical) == 0 && len(res.Troubles) == 0 {
 		return nil, fmt.Errorf("%w (the baseline has %d, the candidate %d; names must match, e.g. %s)", ErrNothingToCompare,
 			len(base.Benchmarks), len(cand.Benchmarks), exampleName(base, cand))
 	}

@@ -45,6 +45,9 @@ func (r *Result) pairUp(base, cand *results.Results) []pair {
 			if m.Unit == results.UnitMBPerSec && hasNs {
 				continue
 			}
+			if results.IsCounted(m.Unit) && troubled(base, cand, cb.Key()) {
+				continue
+			}
 			pairs = append(pairs, pair{name: cb.Key(), unit: m.Unit, b: bv, c: m.Values,
 				bn: iterationsOf(bb, len(bv)), cn: iterationsOf(&cb, len(m.Values)),
 				bs: seedsOf(bb, len(bv)), cs: seedsOf(&cb, len(m.Values)), shard: cb.Shard})

@@ -210,6 +210,11 @@ type Result struct {
 	// nothing in them can have changed. Their benchmarks are in no
 	// comparison; the report lists each as identical.
 	Identical []Identical
+	// Troubles are the benchmarks (and packages) either side could not
+	// measure as it measured the others: skipped or failed natively,
+	// not counted under Valgrind, not built (Trouble). Each is its own
+	// row; those the candidate broke fail the run (FailingTroubles).
+	Troubles []Trouble
 }
 
 // IdenticalReason is what the reports say of every benchmark of an
@@ -327,9 +332,10 @@ const (
 )
 
 // Failed reports whether the result meets the fail-on condition: a
-// regression that fails the run (see Fails).
+// regression that fails the run (see Fails), or a trouble the candidate
+// caused (FailingTroubles).
 func (r *Result) Failed(on FailOn) bool {
-	return on == FailOnRegression && len(r.Failing()) > 0
+	return on == FailOnRegression && (len(r.Failing()) > 0 || len(r.FailingTroubles()) > 0)
 }
 
 // Failing returns the regressions that fail the run under

@@ -2,8 +2,11 @@ package count
 
 import (
 	"context"
+	"errors"
+	"slices"
 
 	"github.com/wirebench/wirebench/internal/program"
+	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
@@ -18,6 +21,9 @@ type calibration struct {
 	bytesOp map[string]float64
 	// parallel are the benchmarks that call RunParallel.
 	parallel map[string]bool
+	// troubles are the benchmarks that skipped or failed natively, by
+	// key: not in names, each its own row.
+	troubles []results.Trouble
 }
 
 // calibrate starts b natively and warms every benchmark up briefly, to
@@ -31,14 +37,22 @@ func (r *run) calibrate(ctx context.Context, side string, b Build) (*calibration
 	}
 	defer w.Close()
 	h := w.Handshake()
-	c := &calibration{hello: h, names: h.Benchmarks, sizes: map[string]int{}, nsPerOp: map[string]float64{}, bytesOp: map[string]float64{},
-		parallel: map[string]bool{}}
-	for _, name := range c.names {
+	c := &calibration{hello: h, sizes: map[string]int{}, nsPerOp: map[string]float64{}, bytesOp: map[string]float64{},
+		parallel: map[string]bool{}, troubles: slices.Clone(w.Troubles())}
+	for _, name := range h.Benchmarks {
 		c.parallel[name] = w.Parallel(name)
 		s, err := w.Warmup(ctx, name, calibrationWarmup)
+		var reply *worker.ReplyError
+		if errors.As(err, &reply) && reply.Trouble != "" {
+			// It ran once when listed, and fails when run longer: as it
+			// does under go test -bench. Its own row.
+			c.troubles = append(c.troubles, results.NewTrouble(name, results.TroubleFailed, reply.Msg))
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
+		c.names = append(c.names, name)
 		c.nsPerOp[name] = s.NsPerOp()
 		c.bytesOp[name] = float64(s.Bytes) / float64(max(s.Iterations, 1))
 		if c.sizes[name], err = w.Size(ctx, name); err != nil {

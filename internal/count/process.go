@@ -94,27 +94,64 @@ func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *
 		env = os.Environ()
 	}
 	env = append(slices.Clip(env), worker.RuntimeSeedVar+"="+strconv.FormatUint(seed, 10))
-	w, err := program.Start(ctx, side, label, b.Program, env, program.StartOptions{Stderr: r.o.Stderr, Sandbox: r.o.Sandbox, Counter: r.counter}, r.lists)
+	start := func() (*program.Worker, worker.CountWay, error) {
+		w, err := program.Start(ctx, side, label, b.Program, env, program.StartOptions{Stderr: r.o.Stderr, Sandbox: r.o.Sandbox, Counter: r.counter}, r.lists)
+		if err != nil {
+			return nil, worker.CountWay{}, err
+		}
+		if err := w.Countable(); err != nil {
+			w.Close()
+			return nil, worker.CountWay{}, err
+		}
+		way := w.CountWay()
+		r.noteWay(side, way)
+		return w, way, nil
+	}
+	w, way, err := start()
 	if err != nil {
 		return processCounts{}, err
 	}
-	defer w.Close()
-	if err := w.Countable(); err != nil {
-		return processCounts{}, err
-	}
-	way := w.CountWay()
-	r.noteWay(side, way)
+	defer func() {
+		if w != nil {
+			w.Close()
+		}
+	}()
 	out := newProcessCounts()
 	order := rng.Perm(len(p.names))
+	// crashed are the benchmarks that ended this process (a crash, no
+	// reply); after one, the process started again is not the seed's
+	// alone (its state differs from the other build's process of the
+	// seed), so what it counts is left unpaired.
+	var crashed []string
 	for k, i := range order {
 		name := p.names[i]
+		if r.troubled(side, name) {
+			continue // not counted in an earlier process: not here either
+		}
 		nextCostly := k+1 < len(order) && r.costly(p, p.names[order[k+1]])
 		v, prof, err := r.countBenchmark(ctx, w, side, name, p, nextCostly)
 		if err != nil {
-			return processCounts{}, err
+			t, alive, ok := countTrouble(ctx, name, err)
+			if !ok {
+				return processCounts{}, err
+			}
+			r.noteTrouble(side, t)
+			if alive {
+				continue
+			}
+			if len(crashed) == maxRestarts {
+				return processCounts{}, restartError(err, crashed)
+			}
+			crashed = append(crashed, name)
+			w.Kill()
+			w.Close()
+			if w, way, err = start(); err != nil {
+				return processCounts{}, err
+			}
+			continue
 		}
 		out.values[name] = v
-		if way.Random == worker.SeededRandom {
+		if way.Random == worker.SeededRandom && len(crashed) == 0 {
 			out.seeds[name] = seed // its inputs were the seed's: it pairs
 		}
 		if prof != nil {

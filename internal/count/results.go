@@ -38,7 +38,13 @@ func (r *run) results(side string, cal *calibration, p *plan, procs []processCou
 	if cpu := res.Settings.Counter.CPU; cpu != "" && h.CPUID != nil {
 		res.Settings.Counter.Lacks = callgrind.FeatureList(callgrind.Lacking(h.CPUID.Features(), strings.Fields(cpu)))
 	}
+	for _, t := range append(slices.Clone(cal.troubles), r.troublesOf(side)...) {
+		res.AddTrouble(t)
+	}
 	for _, key := range p.names {
+		if res.TroubleOf(key) != nil {
+			continue // not counted in some process: its own row, no counts
+		}
 		pkg, name := results.SplitKey(key)
 		codec, dataset, op := results.NameParts(name)
 		b := results.Benchmark{Pkg: pkg, Name: name, Codec: codec, Dataset: dataset, Op: op, NativeNsPerOp: cal.nsPerOp[key], Parallel: cal.parallel[key]}

@@ -15,6 +15,7 @@ import (
 	"github.com/wirebench/wirebench/internal/heartbeat"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/program"
+	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
@@ -55,6 +56,9 @@ type run struct {
 	// kept are the directories of the blocks whose dumps are kept
 	// (keepDir).
 	kept map[string]bool
+	// troubles are, by side and benchmark, those not counted
+	// (noteTrouble).
+	troubles map[string]map[string]results.Trouble
 }
 
 // newRun starts a count with o, its defaults filled in.

@@ -48,6 +48,7 @@ func comparisonDocument(in Input) *document {
 	}
 	acceptedSection(d, cs)
 	changedSection(d, r, noisy, in.History, in.Details)
+	troubleSections(d, r, in.Details)
 	whereSection(d, r, in.Details)
 	exactSection(d, r, exact, in.History, in.Details)
 	listSection(d, r, in.Details)
@@ -157,10 +158,14 @@ func headline(r *compare.Result, failOn compare.FailOn) string {
 	j := judge(r)
 	var mark string
 	var parts []string
+	broke := len(r.FailingTroubles())
 	switch {
 	case reg > 0 && r.Failed(failOn):
 		mark = "❌"
 		parts = append(parts, human.Plural(reg, "regression", "regressions"))
+	case broke > 0 && r.Failed(failOn):
+		mark = "❌"
+		parts = append(parts, human.Plural(broke, "benchmark", "benchmarks")+" the head could not measure")
 	case reg > 0:
 		mark = "⚠️"
 		parts = append(parts, human.Plural(reg, "regression", "regressions")+" (not failing: "+notFailingReason(r, failOn)+")")
@@ -181,6 +186,9 @@ func headline(r *compare.Result, failOn compare.FailOn) string {
 	}
 	if n := len(r.Missing); n > 0 {
 		parts = append(parts, human.Count(n)+" missing")
+	}
+	if len(r.Troubles) > 0 {
+		parts = append(parts, troubleSummary(r.Troubles))
 	}
 	if n := r.IdenticalCount(); n > 0 {
 		parts = append(parts, human.Count(n)+" identical (not measured)")

@@ -134,6 +134,7 @@ func jsonDocument(r *compare.Result, failOn compare.FailOn) jsonDoc {
 	for _, u := range r.Unseen {
 		doc.Unseen = append(doc.Unseen, jsonUnseen{Name: u.Name, InstructionsPerOp: u.InstructionsPerOp, NativeNsPerOp: u.NativeNsPerOp, PerNs: num(u.PerNs())})
 	}
+	doc.Troubles = troublesJSON(r)
 	if r.Failed(failOn) {
 		doc.Verdict = "fail"
 	}
@@ -309,6 +310,29 @@ type jsonDoc struct {
 	// Broken is set when nothing was compared because a side could not
 	// be measured (BrokenJSON).
 	Broken *jsonBroken `json:"broken,omitempty"`
+	// Troubles are compare.Result.Troubles: benchmarks (or packages)
+	// a side could not measure as it measured the others.
+	Troubles []jsonTrouble `json:"troubles"`
+}
+
+// jsonTrouble is a compare.Trouble: each side's results.Trouble (null
+// where that side had none), whether the base measured it, and whether
+// it fails the run (compare.Result.FailingTroubles).
+type jsonTrouble struct {
+	Name         string           `json:"name"`
+	Base         *results.Trouble `json:"base"`
+	Head         *results.Trouble `json:"head"`
+	BaseMeasured bool             `json:"base_measured"`
+	Fails        bool             `json:"fails"`
+}
+
+// troublesJSON is r's troubles as the document holds them.
+func troublesJSON(r *compare.Result) []jsonTrouble {
+	out := []jsonTrouble{}
+	for _, t := range r.Troubles {
+		out = append(out, jsonTrouble{Name: t.Name, Base: t.Base, Head: t.Head, BaseMeasured: t.BaseMeasured, Fails: t.Broke() || r.Unjudged(t)})
+	}
+	return out
 }
 
 // jsonUnseen is a results.Unseen.

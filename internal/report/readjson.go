@@ -80,6 +80,11 @@ func ReadJSON(data []byte) (*compare.Result, compare.FailOn, error) {
 	case again.Counts != doc.Counts:
 		return nil, "", fmt.Errorf("inconsistent document: counts %+v, but its comparisons give %+v", doc.Counts, again.Counts)
 	}
+	for i, t := range again.Troubles {
+		if t.Fails != doc.Troubles[i].Fails {
+			return nil, "", fmt.Errorf("inconsistent document: trouble %d (%s) says fails %v, but its fields give %v", i, Elide(t.Name, 80), doc.Troubles[i].Fails, t.Fails)
+		}
+	}
 	for i, c := range again.Comparisons {
 		if c.Enforced != doc.Comparisons[i].Enforced {
 			return nil, "", fmt.Errorf("inconsistent document: comparison %d (%s %s) says enforced %v, but its fields give %v", i, Elide(c.Name, 80), c.Unit, doc.Comparisons[i].Enforced, c.Enforced)
@@ -150,6 +155,16 @@ func fromDoc(doc jsonDoc) (*compare.Result, error) {
 	for _, u := range doc.Unseen {
 		r.Unseen = append(r.Unseen, results.Unseen{Name: u.Name, InstructionsPerOp: u.InstructionsPerOp, NativeNsPerOp: u.NativeNsPerOp})
 	}
+	if len(doc.Troubles) > maxReadComparisons {
+		return nil, fmt.Errorf("%d troubles: at most %d", len(doc.Troubles), maxReadComparisons)
+	}
+	for i, j := range doc.Troubles {
+		t, err := fromTrouble(j)
+		if err != nil {
+			return nil, fmt.Errorf("trouble %d: %w", i, err)
+		}
+		r.Troubles = append(r.Troubles, t)
+	}
 	for i, j := range doc.Comparisons {
 		c, err := fromComparison(j, r)
 		if err != nil {
@@ -158,6 +173,31 @@ func fromDoc(doc jsonDoc) (*compare.Result, error) {
 		r.Comparisons = append(r.Comparisons, c)
 	}
 	return r, nil
+}
+
+// fromTrouble is the trouble j describes, checked: a name, and on each
+// side that has one a known kind and a bounded reason.
+func fromTrouble(j jsonTrouble) (compare.Trouble, error) {
+	if j.Name == "" || len(j.Name) > maxReadText {
+		return compare.Trouble{}, fmt.Errorf("a name empty or longer than %d bytes", maxReadText)
+	}
+	if j.Base == nil && j.Head == nil {
+		return compare.Trouble{}, fmt.Errorf("%s: neither side has a trouble", Elide(j.Name, 80))
+	}
+	for _, side := range []*results.Trouble{j.Base, j.Head} {
+		if side == nil {
+			continue
+		}
+		switch side.Kind {
+		case results.TroubleSkipped, results.TroubleFailed, results.TroubleNotCounted, results.TroubleNotBuilt:
+		default:
+			return compare.Trouble{}, fmt.Errorf("%s: kind %q: want skipped, failed, not counted or not built", Elide(j.Name, 80), Elide(string(side.Kind), 20))
+		}
+		if side.Name != j.Name || len(side.Why) > results.MaxTroubleWhy+8 {
+			return compare.Trouble{}, fmt.Errorf("%s: a side names another benchmark, or says why in more than %d bytes", Elide(j.Name, 80), results.MaxTroubleWhy)
+		}
+	}
+	return compare.Trouble{Name: j.Name, Base: j.Base, Head: j.Head, BaseMeasured: j.BaseMeasured}, nil
 }
 
 // fromComparison is the comparison j describes, checked.

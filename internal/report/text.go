@@ -165,6 +165,12 @@ func writeTextNames(bw *bufio.Writer, r *compare.Result) {
 			writeProse(bw, fmt.Sprintf("%s: %s", l.what, strings.Join(l.names, ", ")))
 		}
 	}
+	if lines := troubleLines(r); len(lines) > 0 {
+		writeProse(bw, "not measured as the others ("+troubleSummary(r.Troubles)+"):")
+		for _, l := range lines {
+			writeProse(bw, "  "+l)
+		}
+	}
 	if s := identicalSentence(r); s != "" {
 		var names []string
 		for _, p := range r.Identical {

@@ -29,13 +29,18 @@ func verdictSentence(r *compare.Result, failOn compare.FailOn) string {
 	compare.Sort(imps)
 	var b strings.Builder
 	switch {
-	case len(regs) > 0 && r.Failed(failOn):
+	case len(regs) > 0 && r.Failed(failOn) && len(r.Failing()) > 0:
 		failing := r.Failing()
 		compare.Sort(failing)
 		fmt.Fprintf(&b, "**Fails** on %s: %s.", human.Plural(len(failing), "regression", "regressions"), changeList(failing))
 		if n := len(regs) - len(failing); n > 0 {
 			fmt.Fprintf(&b, " %s more reported, not enforced.", human.Count(n))
 		}
+		if s := troubleVerdict(r); s != "" {
+			b.WriteString(" " + s)
+		}
+	case r.Failed(failOn) && len(r.FailingTroubles()) > 0:
+		b.WriteString(troubleVerdict(r))
 	case len(regs) > 0:
 		fmt.Fprintf(&b, "%s, not failing: %s.", human.Plural(len(regs), "regression", "regressions"), changeList(regs))
 	case len(imps) > 0:

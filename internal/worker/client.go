@@ -156,9 +156,18 @@ func (c *Client) next(ctx context.Context, timeout time.Duration) ([]byte, error
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case <-t.C:
-		return nil, fmt.Errorf("no reply within %s", timeout)
+		return nil, fmt.Errorf("%w within %s", ErrNoReply, timeout)
 	}
 }
+
+// ErrExited is wrapped when a worker process stopped talking because it
+// exited (a crash, a signal, os.Exit), and ErrNoReply when it did not
+// answer a request in time: either way the process cannot go on, while
+// an error reply (ReplyError) leaves it alive.
+var (
+	ErrExited  = errors.New("the worker exited")
+	ErrNoReply = errors.New("no reply")
+)
 
 // exitError describes why a worker process stopped talking, with its exit
 // status and the last lines it wrote to stderr.
@@ -169,7 +178,7 @@ func (c *Client) exitError(err error) error {
 	select {
 	case werr := <-c.waitErr:
 		c.waitErr = nil
-		msg := "the worker exited"
+		msg := ""
 		if werr != nil {
 			msg += " (" + werr.Error() + ")"
 		}
@@ -180,7 +189,7 @@ func (c *Client) exitError(err error) error {
 		if tail != "" {
 			msg += ": " + tail
 		}
-		return errors.New(msg)
+		return fmt.Errorf("%w%s", ErrExited, msg)
 	case <-time.After(2 * time.Second):
 		return err
 	}
