@@ -99,7 +99,7 @@ func countTrouble(ctx context.Context, name string, err error) (t results.Troubl
 	case errors.Is(err, worker.ErrExited):
 		why := "crashed under Valgrind: " + firstLine(err)
 		if strings.Contains(err.Error(), "SIGILL") {
-			why = "crashed under Valgrind with SIGILL after running natively: it runs an instruction this CPU has and Valgrind's does not (such as AVX-512); select such code by CPU feature (golang.org/x/sys/cpu), which Valgrind reports as lacking"
+			why = "crashed under Valgrind with SIGILL after running natively: it runs an instruction this CPU has and Valgrind does not implement, such as AVX-512 (select such code by CPU feature, golang.org/x/sys/cpu: Valgrind reports the features it implements); " + firstLine(err)
 		}
 		return results.NewTrouble(name, results.TroubleNotCounted, why), false, true
 	case errors.Is(err, worker.ErrNoReply):

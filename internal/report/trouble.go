@@ -18,12 +18,14 @@ import (
 // on both sides) are folded, each saying why.
 
 // troubleStatus is what the row of t says: each side's trouble, or
-// what it measured, and what that means for the verdict.
-func troubleStatus(r *compare.Result, t compare.Trouble) string {
+// what it measured, and what that means for the verdict; esc escapes
+// what the benchmarks and the go command said (EscapeCell in Markdown),
+// and strong marks the verdict's words.
+func troubleStatus(r *compare.Result, t compare.Trouble, esc func(string) string, strong string) string {
 	side := func(label string, tr *results.Trouble, measured bool) string {
 		switch {
 		case tr != nil:
-			return label + " " + string(tr.Kind) + ": " + tr.Why
+			return label + " " + string(tr.Kind) + ": " + esc(tr.Why)
 		case measured:
 			return label + " measured"
 		}
@@ -32,9 +34,9 @@ func troubleStatus(r *compare.Result, t compare.Trouble) string {
 	status := side("base", t.Base, t.BaseMeasured) + "; " + side("head", t.Head, t.Head == nil)
 	switch {
 	case t.Broke():
-		status += " — **fails**: the head broke what the base ran"
+		status += " — " + strong + "fails" + strong + ": the head broke what the base ran"
 	case r.Unjudged(t):
-		status += " — **fails**: the head's count was lost and no wall time judged it"
+		status += " — " + strong + "fails" + strong + ": the head's count was lost and no wall time judged it"
 	case clocked(r, t.Name):
 		status += " — judged by wall time"
 	}
@@ -86,7 +88,7 @@ func troubleSections(d *document, r *compare.Result, details string) {
 	rows := func(ts []compare.Trouble, tier int) *table {
 		t := &table{head: "| Benchmark | Status |\n|:--|:--|\n", more: moreRows(details)}
 		for _, tr := range ts {
-			t.rows = append(t.rows, row{text: "| " + CellName(tr.Name) + " | " + EscapeCell(troubleStatus(r, tr)) + " |\n", tier: tier})
+			t.rows = append(t.rows, row{text: "| " + CellName(tr.Name) + " | " + troubleStatus(r, tr, EscapeCell, "**") + " |\n", tier: tier})
 		}
 		return t
 	}
@@ -130,7 +132,7 @@ func troubleVerdict(r *compare.Result) string {
 func troubleLines(r *compare.Result) []string {
 	var out []string
 	for _, t := range r.Troubles {
-		out = append(out, t.Name+": "+strings.ReplaceAll(troubleStatus(r, t), "**", ""))
+		out = append(out, t.Name+": "+troubleStatus(r, t, func(s string) string { return s }, ""))
 	}
 	return out
 }
