@@ -40,7 +40,9 @@ func TestTroubles(t *testing.T) {
 	notCounted := func(n string) results.Trouble {
 		return results.NewTrouble(n, results.TroubleNotCounted, "skipped under Valgrind: no AVX-512")
 	}
-	failed := func(n string) results.Trouble { return results.NewTrouble(n, results.TroubleFailed, "x_test.go:3: broken") }
+	failed := func(n string) results.Trouble {
+		return results.NewTrouble(n, results.TroubleFailed, "x_test.go:3: broken")
+	}
 	skipped := func(n string) results.Trouble { return results.NewTrouble(n, results.TroubleSkipped, "needs testdata") }
 	notBuilt := func(n string) results.Trouble {
 		return results.NewTrouble(n, results.TroubleNotBuilt, "x.go:1: undefined: y")
