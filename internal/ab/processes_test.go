@@ -18,12 +18,12 @@ import (
 type suiteTarget struct{}
 
 func (suiteTarget) CheckTree(tree string) error { return program.CheckModule(tree) }
-func (suiteTarget) Build(ctx context.Context, tree, dir string) (program.Program, error) {
+func (suiteTarget) Build(ctx context.Context, tree, dir string) (program.Program, []results.Trouble, error) {
 	bin := filepath.Join(dir, "wirebench")
 	if err := program.GoBuild(ctx, tree, "./cmd/wirebench", bin, nil); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return program.Program{{Command: worker.Command{Path: bin, Args: []string{"worker", "--filter", "codec=raw/dataset=small"}}}}, nil
+	return program.Program{{Command: worker.Command{Path: bin, Args: []string{"worker", "--filter", "codec=raw/dataset=small"}}}}, nil, nil
 }
 
 // TestRealProcesses builds this module's ./cmd/wirebench and runs a short
@@ -35,7 +35,7 @@ func TestRealProcesses(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
-	prog, err := (suiteTarget{}).Build(context.Background(), "../..", t.TempDir())
+	prog, _, err := (suiteTarget{}).Build(context.Background(), "../..", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,6 +59,9 @@ type AB struct {
 	// (splitIdentical); identical is what Run found so, for the result.
 	MeasureAll bool
 	identical  []compare.Identical
+	// unbuilt are, by side, the packages whose tests did not build
+	// (results.TroubleNotBuilt): each its own row (finishAB).
+	unbuilt map[string][]results.Trouble
 }
 
 // WithCount sets how r measures under c: counted as ct (nil: timed) and,
@@ -84,6 +87,7 @@ func (r *AB) WithCount(c *config.Config, ct *count.Settings) {
 // baseline.
 func (r AB) Run(ctx context.Context, progress io.Writer) (*ab.Outcome, error) {
 	start := time.Now()
+	r.unbuilt = map[string][]results.Trouble{}
 	dir, err := os.MkdirTemp("", "wirebench-ab-")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
@@ -95,16 +99,26 @@ func (r AB) Run(ctx context.Context, progress io.Writer) (*ab.Outcome, error) {
 	progs := map[string]program.Program{}
 	for _, side := range []struct{ label, tree string }{{"base", r.Base}, {"head", r.Head}} {
 		t0 := time.Now()
-		prog, err := r.Target.Build(ctx, side.tree, filepath.Join(dir, side.label))
+		prog, troubles, err := r.Target.Build(ctx, side.tree, filepath.Join(dir, side.label))
 		if err != nil {
 			return nil, &program.SideError{Side: side.label, Err: fmt.Errorf("the %s (%s): %w", side.label, side.tree, err)}
 		}
 		progs[side.label] = prog
+		r.unbuilt[side.label] = troubles
 		fmt.Fprintf(progress, "wirebench: ab: built the %s (%s) in %s\n", side.label, side.tree, time.Since(t0).Round(100*time.Millisecond))
 	}
 	if !r.MeasureAll {
 		var same program.Program
-		progs["base"], progs["head"], same = splitIdentical(progs["base"], progs["head"])
+		b, h, same := splitIdentical(progs["base"], progs["head"])
+		if (len(b) == 0) != (len(h) == 0) {
+			// What is left to measure is on one side only (a package
+			// new in the head, or one a side could not build): with
+			// nothing of the other side beside it, it cannot be
+			// compared, so the identical packages are measured too.
+			fmt.Fprintf(progress, "wirebench: ab: every package the %s has is identical in the other build, and the other has packages of its own: measuring all of them\n", pick(len(b) == 0, "base", "head"))
+			b, h, same = progs["base"], progs["head"], nil
+		}
+		progs["base"], progs["head"] = b, h
 		if r.identical, err = listIdentical(ctx, progress, r.Sandbox, same, environWith("GITHUB_SHA", r.HeadCommit)); err != nil {
 			return nil, err
 		}
@@ -249,6 +263,15 @@ func (r AB) workers(progress io.Writer) io.Writer {
 // machine, the commits.
 func finishAB(o *ab.Outcome, r AB) {
 	o.Result.Identical = r.identical
+	// A package that did not build on a side is its own row: its
+	// benchmarks the other side has are not missing or new.
+	for _, t := range r.unbuilt["base"] {
+		o.Base.AddTrouble(t)
+	}
+	for _, t := range r.unbuilt["head"] {
+		o.Head.AddTrouble(t)
+	}
+	o.Result.NoteTroubles(o.Base, o.Head)
 	if r.Filter != "" {
 		o.Head.Settings.Filter, o.Base.Settings.Filter = r.Filter, r.Filter
 	}

@@ -208,3 +208,76 @@ func TestCountedTroubles(t *testing.T) {
 		}
 	})
 }
+
+// packagesModule is a module of two packages with a benchmark each;
+// with broken, package b's test file does not compile.
+func packagesModule(t *testing.T, broken bool) string {
+	call := "Twice(3)"
+	if broken {
+		call = "Twice(\"three\")"
+	}
+	return writeModule(t, map[string]string{
+		"go.mod":      "module example.com/two\n\ngo 1.22\n",
+		"a/a.go":      "package a\n\nfunc Twice(n int) int { return 2 * n }\n",
+		"a/a_test.go": "package a\n\nimport \"testing\"\n\nvar sink int\n\nfunc BenchmarkA(b *testing.B) {\n\tfor b.Loop() {\n\t\tsink += Twice(3)\n\t}\n}\n",
+		"b/b.go":      "package b\n\nfunc Twice(n int) int { return 2 * n }\n",
+		"b/b_test.go": "package b\n\nimport \"testing\"\n\nvar sink int\n\nfunc BenchmarkB(b *testing.B) {\n\tfor b.Loop() {\n\t\tsink += " + call + "\n\t}\n}\n",
+	})
+}
+
+// TestPackageTroubles: a package whose tests do not build on one side is
+// that package's row; the other package is measured. Fail closed: a
+// head that broke a package the base built fails; a head that fixed one
+// the base could not build passes, the row saying so.
+func TestPackageTroubles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts processes under valgrind")
+	}
+	needValgrind(t)
+	t.Parallel()
+	good, bad := packagesModule(t, false), packagesModule(t, true)
+	for _, tt := range []struct {
+		name, base, head string
+		code             int
+		fails            bool
+	}{
+		{"the head broke package b", good, bad, exitFail, true},
+		{"the head fixed package b", bad, good, exitOK, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := wb(t, tt.base, "ab", "--base", tt.base, "--head", tt.head, "--bench", ".", "--metric", "instructions", "--processes", "3", "--format", "json")
+			var doc troubleDoc
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("exit %d, no JSON report: %v\n%s\n%s", code, err, out, errOut)
+			}
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\n%s", code, tt.code, errOut)
+			}
+			var row *results.Trouble
+			fails := false
+			for _, tr := range doc.Troubles {
+				if tr.Name == "example.com/two/b" {
+					row, fails = cmpOr(tr.Head, tr.Base), tr.Fails
+				}
+			}
+			if row == nil || row.Kind != results.TroubleNotBuilt || !strings.Contains(row.Why, "cannot use \"three\"") || fails != tt.fails {
+				t.Errorf("package b's row %+v (fails %v): want not built, with the compiler's error, fails %v", row, fails, tt.fails)
+			}
+			counted := false
+			for _, c := range doc.Comparisons {
+				counted = counted || (c.Name == "example.com/two/a BenchmarkA" && c.Unit == results.UnitInstructionsPerOp)
+			}
+			if !counted {
+				t.Errorf("package a's benchmark was not counted beside b's trouble\n%s", errOut)
+			}
+		})
+	}
+}
+
+// cmpOr is the first of a and b that is not nil.
+func cmpOr(a, b *results.Trouble) *results.Trouble {
+	if a != nil {
+		return a
+	}
+	return b
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/wirebench/wirebench/internal/callgrind"
+	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
@@ -96,25 +97,63 @@ var ErrNoWorker = errors.New("the worker cannot be built into this package's tes
 
 // Build compiles every package's test binary into dir, with the worker
 // added by an overlay and the benchmarks' memory statistics on (as
-// -benchmem). The error names the package and carries the compiler's
-// last lines.
-func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, error) {
+// -benchmem). A package that does not build (Package.Broken, or the
+// compiler's errors) is a trouble of its own (results.TroubleNotBuilt,
+// with the compiler's last lines), and the others are built; when none
+// builds, the error is the first one's *BrokenError, naming the package.
+func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, []results.Trouble, error) {
+	var buildable []Package
+	var troubles []results.Trouble
+	for _, p := range pkgs {
+		if p.Broken != "" {
+			troubles = append(troubles, results.NewTrouble(p.ImportPath, results.TroubleNotBuilt, p.Broken))
+			continue
+		}
+		buildable = append(buildable, p)
+	}
+	if len(buildable) == 0 {
+		return nil, nil, brokenOnly(pkgs)
+	}
+	bins, broken, err := build(ctx, t, buildable, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, b := range broken {
+		troubles = append(troubles, results.NewTrouble(b.pkg, results.TroubleNotBuilt, lastLines(b.err.Error(), 12)))
+	}
+	if len(bins) == 0 {
+		return nil, nil, &BrokenError{broken[0].err}
+	}
+	return bins, troubles, nil
+}
+
+// unbuilt is a package whose test binary did not build, and the go
+// command's error.
+type unbuilt struct {
+	pkg string
+	err error
+}
+
+// build is Build of packages that can be tried: the binaries that built,
+// and the packages whose build failed; the error is not one package's
+// (the toolchain, the overlay, the file system).
+func build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, []unbuilt, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	extra := map[string]string{}
 	hooks, seeded := false, false
 	if t.TimerHooks {
 		if err := os.MkdirAll(filepath.Join(dir, "overlay"), 0o755); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		root, err := goroot(ctx, t)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		target, src, ok, err := patchOverlay(root, "testing/benchmark.go", filepath.Join(dir, "overlay"), "testing-benchmark.go", PatchTesting)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if ok {
 			extra[target], hooks = src, true
@@ -124,7 +163,7 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 		// not take the patch is counted unseeded.
 		target, src, ok, err = runtimeOverlay(root, filepath.Join(dir, "overlay"))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if ok {
 			extra[target], seeded = src, true
@@ -135,7 +174,7 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 			for _, sp := range seededPatches {
 				target, src, ok, err = patchOverlay(root, sp.rel, filepath.Join(dir, "overlay"), sp.name, sp.patch)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				if ok {
 					extra[target] = src
@@ -145,23 +184,24 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 	}
 	overlay, err := writeOverlay(pkgs, filepath.Join(dir, "overlay"), extra, hooks, seeded)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// The go command may run as the sandbox's user: the binaries are its
 	// to write.
 	if err := t.Sandbox.Own(dir); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	toolchain, err := goCommand(ctx, t, "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM64", "CGO_ENABLED")
 	if err != nil {
-		return nil, fmt.Errorf("go env: %w", err)
+		return nil, nil, fmt.Errorf("go env: %w", err)
 	}
 	var out []Binary
+	var broken []unbuilt
 	for i, p := range pkgs {
 		start := time.Now()
 		bin, err := filepath.Abs(filepath.Join(dir, fmt.Sprintf("%d-%s.test", i, p.Name)))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		// -trimpath first, so that the flags given may turn it off:
 		// with it, two checkouts of one package build one binary (Hash),
@@ -169,15 +209,19 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, e
 		args := append([]string{"test", "-c", "-trimpath", "-o", bin, "-overlay", overlay}, t.BuildFlags...)
 		args = append(args, p.ImportPath)
 		if _, err := goCommand(ctx, t, args...); err != nil {
-			return nil, &BrokenError{fmt.Errorf("build the tests of %s: %w", p.ImportPath, err)}
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			broken = append(broken, unbuilt{p.ImportPath, fmt.Errorf("build the tests of %s: %w", p.ImportPath, err)})
+			continue
 		}
 		hash, err := Hash(bin, p.Dir, strings.Join(strings.Fields(string(toolchain)), " "), t.BuildFlags)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out = append(out, Binary{Package: p, Path: bin, Built: time.Since(start), Hash: hash})
 	}
-	return out, nil
+	return out, broken, nil
 }
 
 // writeOverlay renders the worker's files for every package into dir and

@@ -35,6 +35,11 @@ type Package struct {
 	// machine's CPUs; counted, Valgrind runs their goroutines one at a
 	// time.
 	Parallel []string
+	// Broken, when set, says why the package cannot be built: go list's
+	// error, or a test file that does not parse (its benchmarks are then
+	// unknown). Build does not build it; it is the package's row, not
+	// the whole run's.
+	Broken string
 }
 
 // Benchmarks is every benchmark function of p, sorted.
@@ -148,28 +153,62 @@ func Discover(ctx context.Context, t Tree, patterns []string) ([]Package, error)
 		} else if err != nil {
 			return nil, fmt.Errorf("go list: %w", err)
 		}
-		if l.Error != nil {
-			return nil, fmt.Errorf("package %s: %s", l.ImportPath, l.Error.Err)
-		}
 		p := Package{ImportPath: l.ImportPath, Dir: l.Dir, Name: l.Name}
-		var parallel []string
-		if p.Internal, parallel, err = benchmarkFuncs(l.Dir, l.TestGoFiles); err != nil {
-			return nil, err
+		if l.Error != nil {
+			if len(l.TestGoFiles)+len(l.XTestGoFiles) == 0 {
+				// No test file: no benchmark to lose. go test -bench
+				// would fail on it, but that is not a benchmark's row.
+				continue
+			}
+			p.Broken = "go list: " + l.Error.Err
 		}
-		p.Parallel = append(p.Parallel, parallel...)
-		if p.External, parallel, err = benchmarkFuncs(l.Dir, l.XTestGoFiles); err != nil {
-			return nil, err
+		if err := p.findBenchmarks(l); err != nil {
+			var broken *BrokenError
+			if !errors.As(err, &broken) {
+				return nil, err
+			}
+			p.Broken, p.Internal, p.External, p.Parallel = err.Error(), nil, nil, nil
 		}
-		p.Parallel = append(p.Parallel, parallel...)
-		sort.Strings(p.Parallel)
-		if len(p.Internal)+len(p.External) > 0 {
+		if len(p.Internal)+len(p.External) > 0 || p.Broken != "" {
 			pkgs = append(pkgs, p)
 		}
 	}
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("%w in the test files of %s in %s", ErrNoBenchmarks, strings.Join(patterns, " "), t.Dir)
 	}
+	if broken := brokenOnly(pkgs); broken != nil {
+		return nil, broken // nothing to measure but what does not build
+	}
 	return pkgs, nil
+}
+
+// findBenchmarks fills p's benchmark functions from the test files go
+// list named; a file that does not parse is a *BrokenError.
+func (p *Package) findBenchmarks(l listed) error {
+	for _, files := range []struct {
+		names []string
+		into  *[]string
+	}{{l.TestGoFiles, &p.Internal}, {l.XTestGoFiles, &p.External}} {
+		names, parallel, err := benchmarkFuncs(l.Dir, files.names)
+		if err != nil {
+			return err
+		}
+		*files.into = names
+		p.Parallel = append(p.Parallel, parallel...)
+	}
+	sort.Strings(p.Parallel)
+	return nil
+}
+
+// brokenOnly is the error of packages none of which can be built: the
+// first one's, as a *BrokenError; nil when one can.
+func brokenOnly(pkgs []Package) error {
+	for _, p := range pkgs {
+		if p.Broken == "" {
+			return nil
+		}
+	}
+	return &BrokenError{fmt.Errorf("package %s: %s", pkgs[0].ImportPath, pkgs[0].Broken)}
 }
 
 // goCommand runs the go command in t.Dir and returns its standard output;

@@ -218,7 +218,7 @@ func TestWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bins, err := Build(ctx, tree, pkgs, t.TempDir())
+	bins, _, err := Build(ctx, tree, pkgs, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +311,7 @@ func TestOldLanguageVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bins, err := Build(ctx, tree, pkgs, t.TempDir())
+	bins, _, err := Build(ctx, tree, pkgs, t.TempDir())
 	if err != nil {
 		t.Fatalf("a go 1.11 module: %v", err)
 	}
@@ -364,7 +364,7 @@ func TestParallelBenchmark(t *testing.T) {
 	if len(pkgs) != 1 || !slices.Equal(pkgs[0].Parallel, []string{"BenchmarkParallel"}) {
 		t.Fatalf("discovered %+v, want BenchmarkParallel parallel", pkgs)
 	}
-	bins, err := Build(ctx, tree, pkgs, t.TempDir())
+	bins, _, err := Build(ctx, tree, pkgs, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func buildHashes(t *testing.T, files map[string]string, hooks bool) map[string]s
 	if err != nil {
 		t.Fatal(err)
 	}
-	bins, err := Build(ctx, tree, pkgs, filepath.Join(dir, "bin"))
+	bins, _, err := Build(ctx, tree, pkgs, filepath.Join(dir, "bin"))
 	if err != nil {
 		t.Fatal(err)
 	}

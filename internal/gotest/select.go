@@ -27,7 +27,9 @@ func Select(pkgs []Package, pattern, where string) ([]Package, error) {
 	var out []Package
 	var all []string
 	for _, p := range pkgs {
-		matches := false
+		// A package that cannot be built, whose benchmarks are unknown
+		// (a test file that does not parse), is kept: its row says so.
+		matches := p.Broken != "" && len(p.Benchmarks()) == 0
 		for _, name := range p.Benchmarks() {
 			all = append(all, p.ImportPath+" "+name)
 			for _, re := range first {

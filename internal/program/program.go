@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
 	"github.com/wirebench/wirebench/internal/worker"
 )
@@ -22,9 +23,11 @@ type Target interface {
 	// wraps ErrSetup and says what is missing.
 	CheckTree(tree string) error
 	// Build builds tree into dir, a directory of its own, and returns how
-	// to start its workers; the error wraps ErrSetup and carries the
-	// build's last lines.
-	Build(ctx context.Context, tree, dir string) (Program, error)
+	// to start its workers, and the troubles of what did not build (a
+	// package whose tests do not build is its own row, its benchmarks
+	// not served); the error wraps ErrSetup and carries the build's last
+	// lines.
+	Build(ctx context.Context, tree, dir string) (Program, []results.Trouble, error)
 }
 
 // Program is one build: the worker processes that together serve its

@@ -219,21 +219,21 @@ func (embeddedTarget) CheckTree(tree string) error {
 	return nil
 }
 
-func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (program.Program, error) {
+func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (program.Program, []results.Trouble, error) {
 	pkg := embeddedPackage(tree)
 	if pkg == "" {
-		return nil, fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", program.ErrSetup, tree, embeddedPackages[0])
+		return nil, nil, fmt.Errorf("%w: %s has no %s: it is not a wirebench tree", program.ErrSetup, tree, embeddedPackages[0])
 	}
 	tree, err := readableTree(t.sandbox, tree, t.progress)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	bin := filepath.Join(dir, "wirebench")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
+		return nil, nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
 	if err := t.sandbox.Own(dir); err != nil {
-		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
+		return nil, nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
 	start := time.Now()
 	stop := building(t.progress, func() string {
@@ -242,7 +242,7 @@ func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (program.Pr
 	err = program.GoBuild(ctx, tree, pkg, bin, t.sandbox)
 	stop()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	args := []string{"worker"}
 	if t.filter != "" {
@@ -253,7 +253,7 @@ func (t embeddedTarget) Build(ctx context.Context, tree, dir string) (program.Pr
 	// are in its bytes.
 	hash, err := gotest.Hash(bin, "", "embedded suite "+t.filter, nil)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
+		return nil, nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
-	return program.Program{{Command: worker.Command{Path: bin, Args: args}, Hash: hash}}, nil
+	return program.Program{{Command: worker.Command{Path: bin, Args: args}, Hash: hash}}, nil, nil
 }

@@ -81,7 +81,7 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 	if err := p.Sandbox.Own(dir); err != nil {
 		return nil, nil, err
 	}
-	prog, err := g.Target(p).Build(ctx, tree, dir)
+	prog, troubles, err := g.Target(p).Build(ctx, tree, dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -93,6 +93,9 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 		r.Env.FillMachine(bench.CaptureEnv(p.getenv))
 		r.Settings.Filter = g.Bench
 		r.Hashes, r.Unmeasured = hashes, unmeasured
+		for _, t := range troubles {
+			r.AddTrouble(t)
+		}
 		return r
 	}
 	if len(unmeasured) > 0 {
@@ -200,10 +203,10 @@ type goTestTarget struct {
 
 func (t goTestTarget) CheckTree(tree string) error { return program.CheckModule(tree) }
 
-func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Program, error) {
+func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Program, []results.Trouble, error) {
 	tree, err := readableTree(t.sandbox, tree, t.progress)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env), Sandbox: t.sandbox, TimerHooks: t.counted}
 	// Finding the packages may download the module's dependencies, and
@@ -215,17 +218,23 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Prog
 	pkgs, err := gotest.Discover(ctx, gt, t.g.packages())
 	if err != nil {
 		stop()
-		return nil, codeError(fmt.Errorf("%w: %w", program.ErrSetup, err))
+		return nil, nil, codeError(fmt.Errorf("%w: %w", program.ErrSetup, err))
 	}
 	// Before any build: a pattern that can run nothing is named.
 	if pkgs, err = gotest.Select(pkgs, t.g.Bench, strings.Join(t.g.packages(), " ")); err != nil {
 		stop()
-		return nil, err
+		return nil, nil, err
 	}
-	bins, err := gotest.Build(ctx, gt, pkgs, dir)
+	bins, troubles, err := gotest.Build(ctx, gt, pkgs, dir)
 	stop()
 	if err != nil {
-		return nil, codeError(fmt.Errorf("%w: %w", program.ErrSetup, err))
+		return nil, nil, codeError(fmt.Errorf("%w: %w", program.ErrSetup, err))
+	}
+	for _, tr := range troubles {
+		if t.progress == nil {
+			break
+		}
+		fmt.Fprintf(t.progress, "wirebench: %s: its tests do not build, so its benchmarks are not measured (its own row): %s\n", tr.Name, tr.Why)
 	}
 	var prog program.Program
 	for _, b := range bins {
@@ -243,7 +252,7 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Prog
 			Hash:     b.Hash,
 		})
 	}
-	return prog, nil
+	return prog, troubles, nil
 }
 
 // goTestEnv is the go command's environment for a user's module: the

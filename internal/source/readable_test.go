@@ -106,13 +106,13 @@ func TestUnreachableTrees(t *testing.T) {
 	}
 	sb.Own(out)
 	progress.Reset()
-	prog, err := Embedded{}.Target(p).Build(ctx, filepath.Join(closed, "suite"), filepath.Join(out, "suite"))
+	prog, _, err := Embedded{}.Target(p).Build(ctx, filepath.Join(closed, "suite"), filepath.Join(out, "suite"))
 	if err != nil || len(prog) != 1 || !strings.Contains(progress.String(), barred) {
 		t.Errorf("the embedded suite's command under a directory of mode 0700: %v, %d workers; progress:\n%s", err, len(prog), progress.String())
 	}
 
 	progress.Reset()
-	_, err = GoTest{Bench: "."}.Target(p).Build(ctx, filepath.Join(closed, "outside"), filepath.Join(out, "outside"))
+	_, _, err = GoTest{Bench: "."}.Target(p).Build(ctx, filepath.Join(closed, "outside"), filepath.Join(out, "outside"))
 	if !errors.Is(err, program.ErrSetup) {
 		t.Fatalf("a module that replaces a module by a directory beside it: %v", err)
 	}

@@ -162,7 +162,7 @@ func TestGoTestOneSided(t *testing.T) {
 	work := t.TempDir()
 	var progs [2]program.Program
 	for i, dir := range []string{tree("Kept", "Gone"), tree("Kept", "Added")} {
-		p, err := target.Build(ctx, dir, filepath.Join(work, fmt.Sprint(i)))
+		p, _, err := target.Build(ctx, dir, filepath.Join(work, fmt.Sprint(i)))
 		if err != nil {
 			t.Fatal(err)
 		}
