@@ -380,3 +380,68 @@ func TestParallelBenchmark(t *testing.T) {
 		}
 	}
 }
+
+// TestBrokenPackages: a package whose test file does not parse, and one
+// go list cannot load (an import that does not exist), are each a row of
+// their own (Package.Broken, then a not-built trouble from Build), while
+// the package that builds is built; when nothing builds, the error is
+// the first package's.
+func TestBrokenPackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":            "module example.com/broken\n\ngo 1.22\n",
+		"ok/ok.go":          "package ok\n\nfunc Double(n int) int { return 2 * n }\n",
+		"ok/ok_test.go":     "package ok\n\nimport \"testing\"\n\nfunc BenchmarkDouble(b *testing.B) {\n\tfor i := range b.N {\n\t\tDouble(i)\n\t}\n}\n",
+		"parse/p.go":        "package parse\n",
+		"parse/p_test.go":   "package parse\n\nfunc BenchmarkX(b *testing.B) {\n",
+		"missing/m.go":      "package missing\n\nimport _ \"example.com/nowhere/gone\"\n",
+		"missing/m_test.go": "package missing\n\nimport \"testing\"\n\nfunc BenchmarkM(b *testing.B) {}\n",
+		"notests/n.go":      "package notests\n\nimport _ \"example.com/nowhere/gone\"\n",
+	})
+	ctx := context.Background()
+	tree := Tree{Dir: dir}
+	pkgs, err := Discover(ctx, tree, []string{"./..."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := map[string]string{}
+	for _, p := range pkgs {
+		broken[p.ImportPath] = p.Broken
+	}
+	// go list -e loads missing, its import's error among its
+	// dependencies' (it fails when built); parse's test file is ours to
+	// read.
+	if len(pkgs) != 3 || broken["example.com/broken/ok"] != "" || broken["example.com/broken/missing"] != "" || !strings.Contains(broken["example.com/broken/parse"], "p_test.go") {
+		t.Fatalf("discovered %+v: want ok, missing, and parse broken with why (notests has no test file: not a row)", pkgs)
+	}
+	bins, troubles, err := Build(ctx, tree, pkgs, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bins) != 1 || bins[0].Package.ImportPath != "example.com/broken/ok" {
+		t.Errorf("built %+v, want ok's binary alone", bins)
+	}
+	var names []string
+	for _, tr := range troubles {
+		if tr.Kind != results.TroubleNotBuilt {
+			t.Errorf("%s: kind %s, want not built", tr.Name, tr.Kind)
+		}
+		names = append(names, tr.Name)
+	}
+	if !slices.Equal(names, []string{"example.com/broken/parse", "example.com/broken/missing"}) || !strings.Contains(troubles[1].Why, "example.com/nowhere/gone") {
+		t.Errorf("troubles %+v, want parse's and missing's, with the go command's error", troubles)
+	}
+	var onlyBroken []Package
+	for _, p := range pkgs {
+		if p.Broken != "" {
+			onlyBroken = append(onlyBroken, p)
+		}
+	}
+	var be *BrokenError
+	if _, _, err := Build(ctx, tree, onlyBroken, t.TempDir()); !errors.As(err, &be) || !strings.Contains(err.Error(), "example.com/broken/parse") {
+		t.Errorf("nothing to build: err %v, want the first package's BrokenError", err)
+	}
+}
