@@ -223,7 +223,7 @@ func TestWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	var diag strings.Builder
-	c := startWorker(t, bins[0].Path, pkgs[0].Dir, &diag)
+	c := startWorker(t, bins[0], &diag)
 	names, troubles, err := c.List(ctx, "Marshal|Sizes|External|Fails|Paths")
 	if err != nil {
 		t.Fatal(err)
@@ -270,19 +270,19 @@ func TestWorker(t *testing.T) {
 	}
 }
 
-// startWorker starts the test binary bin as a worker in dir, as the
-// engine does, its own output going to diag.
-func startWorker(t *testing.T, bin, dir string, diag *strings.Builder) *worker.Client {
+// startWorker starts the test binary b as a worker in its package's
+// directory, as the engine does, its own output going to diag.
+func startWorker(t *testing.T, b Binary, diag *strings.Builder) *worker.Client {
 	t.Helper()
-	return startWorkerOn(t, bin, dir, diag, 1)
+	return startWorkerOn(t, b, diag, 1)
 }
 
 // startWorkerOn is startWorker with GOMAXPROCS procs.
-func startWorkerOn(t *testing.T, bin, dir string, diag *strings.Builder, procs int) *worker.Client {
+func startWorkerOn(t *testing.T, b Binary, diag *strings.Builder, procs int) *worker.Client {
 	t.Helper()
 	c, err := worker.Start(context.Background(), "head", worker.Command{
-		Path: bin, Args: []string{"-test.run=^" + WorkerTest + "$", "-test.bench=^$", "-test.timeout=0"},
-		Env: append(os.Environ(), "WIREBENCH_WORKER_FDS=3,4", fmt.Sprintf("GOMAXPROCS=%d", procs)), Dir: dir, FDs: true,
+		Path: b.Path, Args: b.WorkerArgs(),
+		Env: append(os.Environ(), "WIREBENCH_WORKER_FDS=3,4", fmt.Sprintf("GOMAXPROCS=%d", procs)), Dir: b.Package.Dir, FDs: true,
 	}, diag)
 	if err != nil {
 		t.Fatal(err)
@@ -316,7 +316,7 @@ func TestOldLanguageVersion(t *testing.T) {
 		t.Fatalf("a go 1.11 module: %v", err)
 	}
 	var diag strings.Builder
-	c := startWorker(t, bins[0].Path, pkgs[0].Dir, &diag)
+	c := startWorker(t, bins[0], &diag)
 	names, _, err := c.List(ctx, ".")
 	if want := []string{"BenchmarkDouble", "BenchmarkExternal"}; err != nil || !slices.Equal(names, want) {
 		t.Errorf("listed %q (%v), want %q", names, err, want)
@@ -369,7 +369,7 @@ func TestParallelBenchmark(t *testing.T) {
 		t.Fatal(err)
 	}
 	var diag strings.Builder
-	c := startWorkerOn(t, bins[0].Path, pkgs[0].Dir, &diag, 2)
+	c := startWorkerOn(t, bins[0], &diag, 2)
 	names, _, err := c.List(ctx, ".")
 	if want := []string{"BenchmarkParallel", "BenchmarkSerial"}; err != nil || !slices.Equal(names, want) {
 		t.Fatalf("listed %q (%v), want %q\n%s", names, err, want, diag.String())

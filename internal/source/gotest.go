@@ -241,7 +241,7 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Prog
 		prog = append(prog, program.Part{
 			Command: worker.Command{
 				Path: b.Path,
-				Args: []string{"-test.run=^" + gotest.WorkerTest + "$", "-test.bench=^$", "-test.timeout=0"},
+				Args: b.WorkerArgs(),
 				Env:  []string{"WIREBENCH_WORKER_FDS=3,4", "GOMAXPROCS=1"},
 				Dir:  b.Package.Dir,
 				FDs:  true,
