@@ -28,6 +28,10 @@ import (
 var (
 	//go:embed worker.go.tmpl
 	workerSource string
+	//go:embed cloexec.go.tmpl
+	cloexecSource string
+	//go:embed nocloexec.go.tmpl
+	noCloexecSource string
 	//go:embed test.go.tmpl
 	testSource string
 	//go:embed register.go.tmpl
@@ -35,10 +39,12 @@ var (
 	//go:embed request.go.tmpl
 	requestSource string
 
-	workerTmpl   = template.Must(template.New("worker").Parse(workerSource))
-	testTmpl     = template.Must(template.New("test").Parse(testSource))
-	registerTmpl = template.Must(template.New("register").Parse(registerSource))
-	requestTmpl  = template.Must(template.New("request").Parse(requestSource))
+	workerTmpl    = template.Must(template.New("worker").Parse(workerSource))
+	cloexecTmpl   = template.Must(template.New("cloexec").Parse(cloexecSource))
+	noCloexecTmpl = template.Must(template.New("nocloexec").Parse(noCloexecSource))
+	testTmpl      = template.Must(template.New("test").Parse(testSource))
+	registerTmpl  = template.Must(template.New("register").Parse(registerSource))
+	requestTmpl   = template.Must(template.New("request").Parse(requestSource))
 )
 
 // helperFiles are the files of the worker's own package, by name in its
@@ -48,6 +54,8 @@ var helperFiles = []struct {
 	tmpl *template.Template
 }{
 	{"worker.go", workerTmpl},
+	{"cloexec.go", cloexecTmpl},
+	{"nocloexec.go", noCloexecTmpl},
 }
 
 // requestArchs are the architectures wirebench has the client request's
@@ -65,6 +73,19 @@ type Binary struct {
 	Built time.Duration
 	// Hash is the identity of what the binary runs (see Hash).
 	Hash string
+}
+
+// NoHandshake is the likely cause of b's worker ending or staying
+// silent before its handshake, "" when there is none to name: the worker
+// is one of the package's tests, which only m.Run runs, so a TestMain
+// that returns without calling it, or exits (or waits) before, never
+// starts it.
+func (b Binary) NoHandshake() string {
+	if b.Package.TestMain == "" {
+		return ""
+	}
+	return fmt.Sprintf("its TestMain (%s) ended the test binary, or waited, before m.Run ran its tests: wirebench's worker is one of them, so TestMain must call m.Run, before any os.Exit",
+		b.Package.TestMain)
 }
 
 // WorkerArgs are the arguments that start b as a worker: its worker's

@@ -187,7 +187,10 @@ func TestDiscover(t *testing.T) {
 	if !slices.Equal(w.Internal, []string{"BenchmarkFails", "BenchmarkMarshal", "BenchmarkPaths", "BenchmarkSizes"}) || !slices.Equal(w.External, []string{"BenchmarkExternal"}) {
 		t.Errorf("wire: %+v", w)
 	}
-	if o := got["example.com/m/other"]; !slices.Equal(o.Internal, []string{"BenchmarkMarshal"}) {
+	if w.TestMain != "wire_test.go" {
+		t.Errorf("wire's TestMain is in %q, want wire_test.go", w.TestMain)
+	}
+	if o := got["example.com/m/other"]; !slices.Equal(o.Internal, []string{"BenchmarkMarshal"}) || o.TestMain != "" {
 		t.Errorf("other: %+v", o)
 	}
 	_, err = Discover(ctx, Tree{Dir: dir}, []string{"./none"})
@@ -328,14 +331,14 @@ func TestOldLanguageVersion(t *testing.T) {
 
 func TestIsBenchmark(t *testing.T) {
 	dir := module(t)
-	names, parallel, err := benchmarkFuncs(filepath.Join(dir, "wire"), []string{"shapes.txt"})
+	found, err := testFuncs(filepath.Join(dir, "wire"), []string{"shapes.txt"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(names, []string{"BenchmarkOne", "BenchmarkParallel", "BenchmarkSubParallel"}) {
+	if names := found.benchmarks; !slices.Equal(names, []string{"BenchmarkOne", "BenchmarkParallel", "BenchmarkSubParallel"}) {
 		t.Errorf("benchmarks %q: only BenchmarkOne, BenchmarkParallel and BenchmarkSubParallel are benchmarks the go command runs", names)
 	}
-	if !slices.Equal(parallel, []string{"BenchmarkParallel", "BenchmarkSubParallel"}) {
+	if parallel := found.parallel; !slices.Equal(parallel, []string{"BenchmarkParallel", "BenchmarkSubParallel"}) {
 		t.Errorf("parallel benchmarks %q, want the two that call RunParallel", parallel)
 	}
 }

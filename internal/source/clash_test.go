@@ -5,10 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/wirebench/wirebench/internal/callgrind"
 	"github.com/wirebench/wirebench/internal/count"
+	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -65,5 +68,42 @@ func TestGoTestNoClashCounted(t *testing.T) {
 	slices.Sort(counted)
 	if !slices.Equal(counted, want) {
 		t.Errorf("counted %q, want %q", counted, want)
+	}
+}
+
+// TestTestMainWithoutRun: a package whose TestMain ends the test binary
+// without calling m.Run, after starting a process that outlives it
+// (testdata/clash/exit), never runs the worker. Starting it fails at
+// once, not when that process ends, with one error that names the
+// package, its TestMain and m.Run.
+func TestTestMainWithoutRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	ctx := context.Background()
+	prog, troubles, err := GoTest{Packages: []string{"./exit"}, Bench: "."}.Target(Plan{}).Build(ctx, clashModule(t), t.TempDir())
+	if err != nil || len(troubles) > 0 {
+		t.Fatal(err, troubles)
+	}
+	// The process TestMain starts lives while hold exists, a minute at
+	// most.
+	hold := filepath.Join(t.TempDir(), "hold")
+	if err := os.WriteFile(hold, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(hold)
+	start := time.Now()
+	w, err := program.Start(ctx, "", "", prog, append(os.Environ(), "CLASH_EXIT_HOLD="+hold), program.StartOptions{}, program.NewLists())
+	if err == nil {
+		w.Kill()
+		t.Fatal("a worker started in a test binary whose TestMain never calls m.Run")
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("the failure took %s: it waited for the process TestMain left behind", took.Round(time.Second))
+	}
+	for _, want := range []string{"example.com/clash/exit", "TestMain (exit_test.go)", "m.Run", "no service to test against"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q: %v", want, err)
+		}
 	}
 }

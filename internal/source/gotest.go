@@ -246,10 +246,11 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Prog
 				Dir:  b.Package.Dir,
 				FDs:  true,
 			},
-			Package:  b.Package.ImportPath,
-			List:     t.g.Bench,
-			Parallel: b.Package.Parallel,
-			Hash:     b.Hash,
+			Package:     b.Package.ImportPath,
+			List:        t.g.Bench,
+			Parallel:    b.Package.Parallel,
+			Hash:        b.Hash,
+			NoHandshake: b.NoHandshake(),
 		})
 	}
 	return prog, troubles, nil
