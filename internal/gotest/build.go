@@ -19,67 +19,80 @@ import (
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
-// The worker's source: a test function that serves the package's
-// benchmarks over the worker protocol through testing.RunBenchmarks,
-// inside the package's own TestMain, and the external test package's
-// registration of its benchmarks. They are added to a package only in
-// wirebench's build (go test -c -overlay): the user's tree is not touched.
+// The worker's source: a package of its own that serves the package's
+// benchmarks over the worker protocol through testing.RunBenchmarks, a
+// test function of the package, run inside its own TestMain, that calls
+// it, and the external test package's registration of its benchmarks.
+// They are added to a package only in wirebench's build (go test -c
+// -overlay): the user's tree is not touched.
 var (
 	//go:embed worker.go.tmpl
 	workerSource string
+	//go:embed cloexec.go.tmpl
+	cloexecSource string
+	//go:embed nocloexec.go.tmpl
+	noCloexecSource string
+	//go:embed test.go.tmpl
+	testSource string
 	//go:embed register.go.tmpl
 	registerSource string
 	//go:embed request.go.tmpl
 	requestSource string
-	//go:embed norequest.go.tmpl
-	noRequestSource string
-	//go:embed cpuid.go.tmpl
-	cpuidSource string
-	//go:embed nocpuid.go.tmpl
-	noCPUIDSource string
 
 	workerTmpl    = template.Must(template.New("worker").Parse(workerSource))
+	cloexecTmpl   = template.Must(template.New("cloexec").Parse(cloexecSource))
+	noCloexecTmpl = template.Must(template.New("nocloexec").Parse(noCloexecSource))
+	testTmpl      = template.Must(template.New("test").Parse(testSource))
 	registerTmpl  = template.Must(template.New("register").Parse(registerSource))
 	requestTmpl   = template.Must(template.New("request").Parse(requestSource))
-	noRequestTmpl = template.Must(template.New("norequest").Parse(noRequestSource))
-	cpuidTmpl     = template.Must(template.New("cpuid").Parse(cpuidSource))
-	noCPUIDTmpl   = template.Must(template.New("nocpuid").Parse(noCPUIDSource))
 )
 
-// requestFunc is the worker's Valgrind client request, whose assembly is
-// internal/callgrind's (callgrind.RequestAssembly).
-const requestFunc = "wirebenchClientRequest"
-
-// File names the worker's files get in a package's directory.
-const (
-	workerFile    = "zz_wirebench_worker_test.go"
-	registerFile  = "zz_wirebench_register_test.go"
-	requestFile   = "zz_wirebench_request_test.go"
-	noRequestFile = "zz_wirebench_norequest_test.go"
-	cpuidFile     = "zz_wirebench_cpuid_amd64_test.go"
-	noCPUIDFile   = "zz_wirebench_nocpuid_test.go"
-)
-
-// requestAssembly names the assembly file of the worker's client request
-// on each architecture that has one: a file of the package itself (a
-// test file cannot hold assembly), built only into wirebench's test
-// binary.
-var requestAssembly = map[string]string{
-	"amd64": "zz_wirebench_request_amd64.s",
-	"arm64": "zz_wirebench_request_arm64.s",
+// helperFiles are the files of the worker's own package, by name in its
+// directory (workerNames.HelperDir).
+var helperFiles = []struct {
+	name string
+	tmpl *template.Template
+}{
+	{"worker.go", workerTmpl},
+	{"cloexec.go", cloexecTmpl},
+	{"nocloexec.go", noCloexecTmpl},
 }
 
-// WorkerTest is the test function that is the worker.
-const WorkerTest = "TestWirebenchWorker"
+// requestArchs are the architectures wirebench has the client request's
+// assembly for (callgrind.RequestAssembly).
+var requestArchs = []string{"amd64", "arm64"}
 
 // Binary is one package's test binary with the worker in it.
 type Binary struct {
 	Package Package
 	Path    string
+	// Test is the worker's test function: its name is the package's
+	// own (workerNames), so the binary is started with it (WorkerArgs).
+	Test string
 	// Built is how long the build took.
 	Built time.Duration
 	// Hash is the identity of what the binary runs (see Hash).
 	Hash string
+}
+
+// NoHandshake is the likely cause of b's worker ending or staying
+// silent before its handshake, "" when there is none to name: the worker
+// is one of the package's tests, which only m.Run runs, so a TestMain
+// that returns without calling it, or exits (or waits) before, never
+// starts it.
+func (b Binary) NoHandshake() string {
+	if b.Package.TestMain == "" {
+		return ""
+	}
+	return fmt.Sprintf("its TestMain (%s) ended the test binary, or waited, before m.Run ran its tests: wirebench's worker is one of them, so TestMain must call m.Run, before any os.Exit",
+		b.Package.TestMain)
+}
+
+// WorkerArgs are the arguments that start b as a worker: its worker's
+// test alone, no benchmark run by the testing package itself, no time
+// limit (the worker's requests have their own).
+func (b Binary) WorkerArgs() []string {
+	return []string{"-test.run=^" + b.Test + "$", "-test.bench=^$", "-test.timeout=0"}
 }
 
 // BrokenError is the failure of a package's code to build: a test file
@@ -182,7 +195,7 @@ func build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, [
 			}
 		}
 	}
-	overlay, err := writeOverlay(pkgs, filepath.Join(dir, "overlay"), extra, hooks, seeded)
+	overlay, names, err := writeOverlay(pkgs, filepath.Join(dir, "overlay"), extra, hooks, seeded)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -205,8 +218,13 @@ func build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, [
 		}
 		// -trimpath first, so that the flags given may turn it off:
 		// with it, two checkouts of one package build one binary (Hash),
-		// and the go command's cache serves the second.
-		args := append([]string{"test", "-c", "-trimpath", "-o", bin, "-overlay", overlay}, t.BuildFlags...)
+		// and the go command's cache serves the second. -vet=off: go
+		// test -c vets the package, and its dependencies for their facts,
+		// the worker's package among them, whose directory exists only
+		// in the overlay, where the go command cannot start vet; a
+		// measurement has no use for vet's findings (the build flags
+		// cannot turn it back on: go list takes them too).
+		args := append([]string{"test", "-c", "-trimpath", "-vet=off", "-o", bin, "-overlay", overlay}, t.BuildFlags...)
 		args = append(args, p.ImportPath)
 		if _, err := goCommand(ctx, t, args...); err != nil {
 			if ctx.Err() != nil {
@@ -219,75 +237,111 @@ func build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, [
 		if err != nil {
 			return nil, nil, err
 		}
-		out = append(out, Binary{Package: p, Path: bin, Built: time.Since(start), Hash: hash})
+		out = append(out, Binary{Package: p, Path: bin, Test: names[i].Test, Built: time.Since(start), Hash: hash})
 	}
 	return out, broken, nil
+}
+
+// overlayData is what the worker's templates are rendered with for one
+// package: Arch is the architecture of a request file.
+type overlayData struct {
+	Package, ImportPath               string
+	Internal, External                []string
+	Tag, Test, HelperPath, Arch       string
+	Version                           int
+	TimerHooks                        bool
+	TimerHook                         string
+	TimerStop, TimerStart, TimerReset int
+	TimerEnd                          int
+	DirtyHeap                         string
+	DirtyHeapBytes                    int
+	AllThreads                        string
+	MonitorZero, MonitorDump          string
+	RuntimeSeed                       bool
+	RuntimeSeedVar, SeededRandom      string
 }
 
 // writeOverlay renders the worker's files for every package into dir and
 // writes the go command's overlay file mapping them into the packages,
 // with the extra entries (the patched testing package and runtime); hooks
 // says whether the testing package calls TimerHook, seeded whether the
-// runtime takes its seed from SeedVar.
-func writeOverlay(pkgs []Package, dir string, extra map[string]string, hooks, seeded bool) (string, error) {
+// runtime takes its seed from SeedVar. It returns the overlay file and
+// the worker's names in each package.
+func writeOverlay(pkgs []Package, dir string, extra map[string]string, hooks, seeded bool) (string, []workerNames, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	replace := maps.Clone(extra)
+	var all []workerNames
 	for i, p := range pkgs {
 		if p.Name == "main" && len(p.External) > 0 {
-			return "", fmt.Errorf("%s: %w: its benchmarks %s are in package main_test, which cannot import package main", p.ImportPath, ErrNoWorker, strings.Join(p.External, ", "))
+			return "", nil, fmt.Errorf("%s: %w: its benchmarks %s are in package main_test, which cannot import package main", p.ImportPath, ErrNoWorker, strings.Join(p.External, ", "))
 		}
-		data := struct {
-			Package, ImportPath               string
-			Internal, External                []string
-			Version                           int
-			TimerHooks                        bool
-			TimerHook                         string
-			TimerStop, TimerStart, TimerReset int
-			TimerEnd                          int
-			DirtyHeap                         string
-			DirtyHeapBytes                    int
-			AllThreads                        string
-			MonitorZero, MonitorDump          string
-			RuntimeSeed                       bool
-			RuntimeSeedVar, SeededRandom      string
-		}{p.Name, p.ImportPath, p.Internal, p.External, worker.Version, hooks, TimerHook, TimerStop, TimerStart, TimerReset, TimerEnd,
-			worker.DirtyHeap, worker.DirtyHeapBytes, worker.AllThreads, callgrind.MonitorZero, callgrind.MonitorDump,
-			seeded, worker.RuntimeSeedVar, worker.SeededRandom}
-		files := []struct {
-			name string
-			tmpl *template.Template
-		}{{workerFile, workerTmpl}, {requestFile, requestTmpl}, {noRequestFile, noRequestTmpl}, {cpuidFile, cpuidTmpl}, {noCPUIDFile, noCPUIDTmpl}}
-		if len(p.External) > 0 {
-			files = append(files, struct {
-				name string
-				tmpl *template.Template
-			}{registerFile, registerTmpl})
+		names, err := chooseNames(p)
+		if err != nil {
+			return "", nil, err
 		}
-		for _, f := range files {
-			var b bytes.Buffer
-			if err := f.tmpl.Execute(&b, data); err != nil {
-				return "", fmt.Errorf("render %s for %s: %w", f.name, p.ImportPath, err)
+		files, err := workerFiles(p, names, hooks, seeded)
+		if err != nil {
+			return "", nil, err
+		}
+		for target, content := range files {
+			src := filepath.Join(dir, fmt.Sprintf("%d-%s", i, filepath.Base(target)))
+			if err := os.WriteFile(src, content, 0o644); err != nil {
+				return "", nil, fmt.Errorf("write the worker's %s for %s: %w", filepath.Base(target), p.ImportPath, err)
 			}
-			src := filepath.Join(dir, fmt.Sprintf("%d-%s", i, f.name))
-			if err := os.WriteFile(src, b.Bytes(), 0o644); err != nil {
-				return "", err
-			}
-			replace[filepath.Join(p.Dir, f.name)] = src
+			replace[target] = src
 		}
-		for goarch, name := range requestAssembly {
-			src := filepath.Join(dir, fmt.Sprintf("%d-%s", i, name))
-			if err := os.WriteFile(src, []byte(callgrind.RequestAssembly(goarch, requestFunc)), 0o644); err != nil {
-				return "", err
-			}
-			replace[filepath.Join(p.Dir, name)] = src
-		}
+		all = append(all, names)
 	}
 	data, err := json.Marshal(map[string]any{"Replace": replace})
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	path := filepath.Join(dir, "overlay.json")
-	return path, os.WriteFile(path, data, 0o644)
+	return path, all, os.WriteFile(path, data, 0o644)
+}
+
+// workerFiles renders the worker's files for p, by the path each takes:
+// in p's directory, its test function, the external test package's
+// registration (when it has benchmarks), and the client request's Go
+// declarations and assembly for each of requestArchs; in the worker's
+// package's directory beside them, the worker. No two have one name
+// (writeOverlay names its copies by it).
+func workerFiles(p Package, names workerNames, hooks, seeded bool) (map[string][]byte, error) {
+	data := overlayData{p.Name, p.ImportPath, p.Internal, p.External, names.Tag, names.Test, names.HelperPath, "",
+		worker.Version, hooks, TimerHook, TimerStop, TimerStart, TimerReset, TimerEnd,
+		worker.DirtyHeap, worker.DirtyHeapBytes, worker.AllThreads, callgrind.MonitorZero, callgrind.MonitorDump,
+		seeded, worker.RuntimeSeedVar, worker.SeededRandom}
+	out := map[string][]byte{}
+	render := func(target string, tmpl *template.Template, data overlayData) error {
+		var b bytes.Buffer
+		if err := tmpl.Execute(&b, data); err != nil {
+			return fmt.Errorf("render %s for %s: %w", filepath.Base(target), p.ImportPath, err)
+		}
+		out[target] = b.Bytes()
+		return nil
+	}
+	if err := render(filepath.Join(p.Dir, names.TestFile), testTmpl, data); err != nil {
+		return nil, err
+	}
+	if len(p.External) > 0 {
+		if err := render(filepath.Join(p.Dir, names.RegisterFile), registerTmpl, data); err != nil {
+			return nil, err
+		}
+	}
+	for _, arch := range requestArchs {
+		archData := data
+		archData.Arch = arch
+		if err := render(filepath.Join(p.Dir, names.RequestFile(arch)), requestTmpl, archData); err != nil {
+			return nil, err
+		}
+		out[filepath.Join(p.Dir, names.AssemblyFile(arch))] = []byte(callgrind.RequestAssembly(arch, names.Tag+"ClientRequest"))
+	}
+	for _, f := range helperFiles {
+		if err := render(filepath.Join(names.HelperDir, f.name), f.tmpl, data); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,6 +41,10 @@ type Package struct {
 	// unknown). Build does not build it; it is the package's row, not
 	// the whole run's.
 	Broken string
+	// TestMain is the test file that declares the package's TestMain, ""
+	// when none does: the worker, one of its tests, runs only if it calls
+	// m.Run.
+	TestMain string
 }
 
 // Benchmarks is every benchmark function of p, sorted.
@@ -182,19 +187,21 @@ func Discover(ctx context.Context, t Tree, patterns []string) ([]Package, error)
 	return pkgs, nil
 }
 
-// findBenchmarks fills p's benchmark functions from the test files go
-// list named; a file that does not parse is a *BrokenError.
+// findBenchmarks fills p's benchmark functions, and the file of its
+// TestMain, from the test files go list named; a file that does not
+// parse is a *BrokenError.
 func (p *Package) findBenchmarks(l listed) error {
 	for _, files := range []struct {
 		names []string
 		into  *[]string
 	}{{l.TestGoFiles, &p.Internal}, {l.XTestGoFiles, &p.External}} {
-		names, parallel, err := benchmarkFuncs(l.Dir, files.names)
+		found, err := testFuncs(l.Dir, files.names)
 		if err != nil {
 			return err
 		}
-		*files.into = names
-		p.Parallel = append(p.Parallel, parallel...)
+		*files.into = found.benchmarks
+		p.Parallel = append(p.Parallel, found.parallel...)
+		p.TestMain = cmp.Or(p.TestMain, found.testMain)
 	}
 	sort.Strings(p.Parallel)
 	return nil
@@ -238,27 +245,41 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// benchmarkFuncs returns the benchmark functions declared in files of
-// dir, and those of them that call RunParallel.
-func benchmarkFuncs(dir string, files []string) (names, parallel []string, err error) {
+// testFiles is what testFuncs finds in test files: the benchmark
+// functions, those of them that call RunParallel, and the file that
+// declares TestMain ("" none).
+type testFiles struct {
+	benchmarks, parallel []string
+	testMain             string
+}
+
+// testFuncs finds the benchmark functions and TestMain declared in files
+// of dir.
+func testFuncs(dir string, files []string) (testFiles, error) {
+	var found testFiles
 	fset := token.NewFileSet()
 	for _, f := range files {
 		file, err := parser.ParseFile(fset, filepath.Join(dir, f), nil, parser.SkipObjectResolution)
 		if err != nil {
-			return nil, nil, &BrokenError{fmt.Errorf("parse %s: %w", filepath.Join(dir, f), err)}
+			return testFiles{}, &BrokenError{fmt.Errorf("parse %s: %w", filepath.Join(dir, f), err)}
 		}
 		for _, d := range file.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && isBenchmark(fd) {
-				names = append(names, fd.Name.Name)
+			fd, ok := d.(*ast.FuncDecl)
+			switch {
+			case !ok:
+			case isBenchmark(fd):
+				found.benchmarks = append(found.benchmarks, fd.Name.Name)
 				if callsRunParallel(fd) {
-					parallel = append(parallel, fd.Name.Name)
+					found.parallel = append(found.parallel, fd.Name.Name)
 				}
+			case fd.Recv == nil && fd.Name.Name == "TestMain":
+				found.testMain = f
 			}
 		}
 	}
-	sort.Strings(names)
-	sort.Strings(parallel)
-	return names, parallel, nil
+	sort.Strings(found.benchmarks)
+	sort.Strings(found.parallel)
+	return found, nil
 }
 
 // callsRunParallel reports whether fd's body calls a method named

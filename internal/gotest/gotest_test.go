@@ -187,7 +187,10 @@ func TestDiscover(t *testing.T) {
 	if !slices.Equal(w.Internal, []string{"BenchmarkFails", "BenchmarkMarshal", "BenchmarkPaths", "BenchmarkSizes"}) || !slices.Equal(w.External, []string{"BenchmarkExternal"}) {
 		t.Errorf("wire: %+v", w)
 	}
-	if o := got["example.com/m/other"]; !slices.Equal(o.Internal, []string{"BenchmarkMarshal"}) {
+	if w.TestMain != "wire_test.go" {
+		t.Errorf("wire's TestMain is in %q, want wire_test.go", w.TestMain)
+	}
+	if o := got["example.com/m/other"]; !slices.Equal(o.Internal, []string{"BenchmarkMarshal"}) || o.TestMain != "" {
 		t.Errorf("other: %+v", o)
 	}
 	_, err = Discover(ctx, Tree{Dir: dir}, []string{"./none"})
@@ -223,7 +226,7 @@ func TestWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	var diag strings.Builder
-	c := startWorker(t, bins[0].Path, pkgs[0].Dir, &diag)
+	c := startWorker(t, bins[0], &diag)
 	names, troubles, err := c.List(ctx, "Marshal|Sizes|External|Fails|Paths")
 	if err != nil {
 		t.Fatal(err)
@@ -270,19 +273,19 @@ func TestWorker(t *testing.T) {
 	}
 }
 
-// startWorker starts the test binary bin as a worker in dir, as the
-// engine does, its own output going to diag.
-func startWorker(t *testing.T, bin, dir string, diag *strings.Builder) *worker.Client {
+// startWorker starts the test binary b as a worker in its package's
+// directory, as the engine does, its own output going to diag.
+func startWorker(t *testing.T, b Binary, diag *strings.Builder) *worker.Client {
 	t.Helper()
-	return startWorkerOn(t, bin, dir, diag, 1)
+	return startWorkerOn(t, b, diag, 1)
 }
 
 // startWorkerOn is startWorker with GOMAXPROCS procs.
-func startWorkerOn(t *testing.T, bin, dir string, diag *strings.Builder, procs int) *worker.Client {
+func startWorkerOn(t *testing.T, b Binary, diag *strings.Builder, procs int) *worker.Client {
 	t.Helper()
 	c, err := worker.Start(context.Background(), "head", worker.Command{
-		Path: bin, Args: []string{"-test.run=^" + WorkerTest + "$", "-test.bench=^$", "-test.timeout=0"},
-		Env: append(os.Environ(), "WIREBENCH_WORKER_FDS=3,4", fmt.Sprintf("GOMAXPROCS=%d", procs)), Dir: dir, FDs: true,
+		Path: b.Path, Args: b.WorkerArgs(),
+		Env: append(os.Environ(), "WIREBENCH_WORKER_FDS=3,4", fmt.Sprintf("GOMAXPROCS=%d", procs)), Dir: b.Package.Dir, FDs: true,
 	}, diag)
 	if err != nil {
 		t.Fatal(err)
@@ -316,7 +319,7 @@ func TestOldLanguageVersion(t *testing.T) {
 		t.Fatalf("a go 1.11 module: %v", err)
 	}
 	var diag strings.Builder
-	c := startWorker(t, bins[0].Path, pkgs[0].Dir, &diag)
+	c := startWorker(t, bins[0], &diag)
 	names, _, err := c.List(ctx, ".")
 	if want := []string{"BenchmarkDouble", "BenchmarkExternal"}; err != nil || !slices.Equal(names, want) {
 		t.Errorf("listed %q (%v), want %q", names, err, want)
@@ -328,14 +331,14 @@ func TestOldLanguageVersion(t *testing.T) {
 
 func TestIsBenchmark(t *testing.T) {
 	dir := module(t)
-	names, parallel, err := benchmarkFuncs(filepath.Join(dir, "wire"), []string{"shapes.txt"})
+	found, err := testFuncs(filepath.Join(dir, "wire"), []string{"shapes.txt"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(names, []string{"BenchmarkOne", "BenchmarkParallel", "BenchmarkSubParallel"}) {
+	if names := found.benchmarks; !slices.Equal(names, []string{"BenchmarkOne", "BenchmarkParallel", "BenchmarkSubParallel"}) {
 		t.Errorf("benchmarks %q: only BenchmarkOne, BenchmarkParallel and BenchmarkSubParallel are benchmarks the go command runs", names)
 	}
-	if !slices.Equal(parallel, []string{"BenchmarkParallel", "BenchmarkSubParallel"}) {
+	if parallel := found.parallel; !slices.Equal(parallel, []string{"BenchmarkParallel", "BenchmarkSubParallel"}) {
 		t.Errorf("parallel benchmarks %q, want the two that call RunParallel", parallel)
 	}
 }
@@ -369,7 +372,7 @@ func TestParallelBenchmark(t *testing.T) {
 		t.Fatal(err)
 	}
 	var diag strings.Builder
-	c := startWorkerOn(t, bins[0].Path, pkgs[0].Dir, &diag, 2)
+	c := startWorkerOn(t, bins[0], &diag, 2)
 	names, _, err := c.List(ctx, ".")
 	if want := []string{"BenchmarkParallel", "BenchmarkSerial"}; err != nil || !slices.Equal(names, want) {
 		t.Fatalf("listed %q (%v), want %q\n%s", names, err, want, diag.String())

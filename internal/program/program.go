@@ -57,6 +57,10 @@ type Part struct {
 	// same instructions on the same inputs, so a comparison need not
 	// measure them.
 	Hash string
+	// NoHandshake, when set, is the likely cause of the part's process
+	// ending or staying silent before its handshake (a test binary whose
+	// TestMain did not run the worker), added to that error.
+	NoHandshake string
 }
 
 // ErrSetup marks a failure to set the benchmarks up (no Go toolchain, a

@@ -3,12 +3,15 @@ package program
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wirebench/wirebench/internal/worker"
 )
 
 func TestCheckModule(t *testing.T) {
@@ -66,5 +69,36 @@ func TestIntersect(t *testing.T) {
 	common, onlyBase, onlyHead := Intersect([]string{"a", "b", "c"}, []string{"d", "c", "a"})
 	if !slices.Equal(common, []string{"c", "a"}) || !slices.Equal(onlyBase, []string{"b"}) || !slices.Equal(onlyHead, []string{"d"}) {
 		t.Errorf("Intersect = %q, %q, %q; want [c a], [b], [d]", common, onlyBase, onlyHead)
+	}
+}
+
+// TestNotStarted: a part's NoHandshake is added to the failure to start
+// its worker when the process sent no handshake, and only then: not to
+// another failure, not when the start was cancelled, not when the part
+// names no cause.
+func TestNotStarted(t *testing.T) {
+	silent := fmt.Errorf("the x worker (x.test) %w: the worker exited", worker.ErrNotStarted)
+	other := fmt.Errorf("%w: no handshake", worker.ErrIncompatible)
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	const cause = "its TestMain (x_test.go) ended the test binary"
+	for _, tt := range []struct {
+		name string
+		ctx  context.Context
+		part Part
+		err  error
+		want string
+	}{
+		{"no handshake", context.Background(), Part{NoHandshake: cause}, silent, silent.Error() + ": " + cause},
+		{"no cause named", context.Background(), Part{}, silent, silent.Error()},
+		{"another failure", context.Background(), Part{NoHandshake: cause}, other, other.Error()},
+		{"cancelled", cancelled, Part{NoHandshake: cause}, silent, silent.Error()},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := notStarted(tt.ctx, tt.part, tt.err)
+			if got.Error() != tt.want || !errors.Is(got, tt.err) {
+				t.Errorf("%v, want %q wrapping the failure", got, tt.want)
+			}
+		})
 	}
 }

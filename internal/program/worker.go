@@ -82,7 +82,7 @@ func Start(ctx context.Context, side, label string, p Program, env []string, o S
 		c, err := worker.Start(ctx, partLabel, cmd, o.Stderr)
 		if err != nil {
 			m.Kill()
-			return nil, m.Fail(err)
+			return nil, m.Fail(notStarted(ctx, part, err))
 		}
 		names := c.Handshake().Benchmarks
 		var troubles []results.Trouble
@@ -97,6 +97,16 @@ func Start(ctx context.Context, side, label string, p Program, env []string, o S
 		m.dumps = append(m.dumps, dumps)
 	}
 	return m, nil
+}
+
+// notStarted adds part.NoHandshake to err, the failure to start part's
+// worker, when its process sent no handshake (worker.ErrNotStarted) and
+// ctx was not cancelled meanwhile.
+func notStarted(ctx context.Context, part Part, err error) error {
+	if part.NoHandshake == "" || ctx.Err() != nil || !errors.Is(err, worker.ErrNotStarted) {
+		return err
+	}
+	return fmt.Errorf("%w: %s", err, part.NoHandshake)
 }
 
 // Lists keeps what the first start of a program's workers listed, by

@@ -241,15 +241,16 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Prog
 		prog = append(prog, program.Part{
 			Command: worker.Command{
 				Path: b.Path,
-				Args: []string{"-test.run=^" + gotest.WorkerTest + "$", "-test.bench=^$", "-test.timeout=0"},
+				Args: b.WorkerArgs(),
 				Env:  []string{"WIREBENCH_WORKER_FDS=3,4", "GOMAXPROCS=1"},
 				Dir:  b.Package.Dir,
 				FDs:  true,
 			},
-			Package:  b.Package.ImportPath,
-			List:     t.g.Bench,
-			Parallel: b.Package.Parallel,
-			Hash:     b.Hash,
+			Package:     b.Package.ImportPath,
+			List:        t.g.Bench,
+			Parallel:    b.Package.Parallel,
+			Hash:        b.Hash,
+			NoHandshake: b.NoHandshake(),
 		})
 	}
 	return prog, troubles, nil

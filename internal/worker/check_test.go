@@ -167,3 +167,32 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestStartNoHandshake: a worker process that ends without a handshake
+// fails to start with an error wrapping ErrNotStarted that says so; one
+// that says something else first is incompatible, not that.
+func TestStartNoHandshake(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	for _, tt := range []struct {
+		name, body string
+		notStarted bool
+		says       string
+	}{
+		{"exits", "echo skipped >&2\nexit 0\n", true, "did not start: the worker exited: skipped"},
+		{"fails", "exit 3\n", true, "did not start: the worker exited (exit status 3)"},
+		{"not a worker", "echo not-a-handshake\n", false, "did not start with a handshake"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			script := filepath.Join(t.TempDir(), "worker")
+			if err := os.WriteFile(script, []byte("#!/bin/sh\n"+tt.body), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Start(context.Background(), "head", Command{Path: script}, nil)
+			if err == nil || errors.Is(err, ErrNotStarted) != tt.notStarted || !strings.Contains(err.Error(), tt.says) {
+				t.Errorf("%v: want ErrNotStarted %v, saying %q", err, tt.notStarted, tt.says)
+			}
+		})
+	}
+}

@@ -417,11 +417,16 @@ type Command struct {
 	CPUs []int
 }
 
+// ErrNotStarted is wrapped when a worker process started but sent no
+// handshake: it exited, closed its replies or said nothing in time.
+var ErrNotStarted = errors.New("did not start")
+
 // Start runs c as a worker process and returns its client once the
 // handshake checked out. The worker's stderr (and, with c.FDs, its
 // stdout) goes to stderr (when not nil) and its last lines into errors. A
 // binary without a worker, or with an incompatible protocol, gives an
-// error wrapping ErrIncompatible.
+// error wrapping ErrIncompatible; one that sends no handshake, an error
+// wrapping ErrNotStarted.
 func Start(ctx context.Context, label string, c Command, stderr io.Writer) (*Client, error) {
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Env, cmd.Dir = c.Env, c.Dir
@@ -492,7 +497,7 @@ func Start(ctx context.Context, label string, c Command, stderr io.Writer) (*Cli
 			return nil, fmt.Errorf("%w: the %s build has no A/B worker (`%s %s`: %v): the %s build is older than the A/B protocol: fall back to the stored baseline",
 				ErrIncompatible, label, c.Path, strings.Join(c.Args, " "), err, label)
 		}
-		return nil, fmt.Errorf("the %s (%s) did not start: %w", strings.TrimSpace(label+" worker"), c.Path, err)
+		return nil, fmt.Errorf("the %s (%s) %w: %w", strings.TrimSpace(label+" worker"), c.Path, ErrNotStarted, err)
 	}
 	var h Hello
 	if err := json.Unmarshal(line, &h); err != nil || h.Protocol == "" {

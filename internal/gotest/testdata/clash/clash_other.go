@@ -1,0 +1,5 @@
+//go:build !amd64
+
+package clash
+
+func wirebenchClientRequest(a, b uintptr) uintptr { return a + b }
