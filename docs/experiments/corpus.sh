@@ -48,6 +48,11 @@
 #                 benchmarks); a package still running then is a problem
 #                 "did not finish", with the benchmark it was in
 #   WB_FLAGS      more flags for wirebench ab, both modes (default none)
+#   TAG           names this series of ab and aa runs: their records go
+#                 to LIB/ab-TAG and LIB/aa-TAG (e.g. TAG=before with the
+#                 WB of an earlier commit), and table ab-TAG reads them
+#   WB_LIMIT      the wall time one wirebench run may take (default: no
+#                 limit; timeout(1) with SIGINT, exit 124 when it struck)
 #
 # ab and aa on the whole corpus take hours (counting costs about a second
 # per benchmark and process): run them one library at a time on a machine
@@ -244,7 +249,7 @@ native() {
 # run MODE NAME BASE: wirebench ab from NAME's head against BASE.
 run() {
 	local mode=$1 name=$2 base=$3 dir start code before
-	dir=$WORK/$name/$mode
+	dir=$WORK/$name/$mode${TAG:+-$TAG}
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	local args=(ab --base "$base" --bench "$bench" --packages "$packages" --format json --report "$dir/report.md")
@@ -256,7 +261,9 @@ run() {
 	log "$mode $name: $(cat "$dir/command") (load $before)"
 	start=$(date +%s.%N)
 	code=0
-	(cd "$WORK/$name/head" && "$WB" "${args[@]}") >"$dir/report.json" 2>"$dir/stderr.log" || code=$?
+	local limit=()
+	[ -n "${WB_LIMIT:-}" ] && limit=(timeout --signal=INT --kill-after=30s "$WB_LIMIT")
+	(cd "$WORK/$name/head" && "${limit[@]}" "$WB" "${args[@]}") >"$dir/report.json" 2>"$dir/stderr.log" || code=$?
 	printf 'exit\t%s\nseconds\t%s\nload_before\t%s\nload_after\t%s\n' "$code" \
 		"$(elapsed "$start")" "$before" "$(load)" >"$dir/run.tsv"
 	[ -s "$dir/report.json" ] || rm -f "$dir/report.json"

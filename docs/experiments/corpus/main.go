@@ -302,7 +302,8 @@ func tableCmd(args []string) error {
 	switch *mode {
 	case "native":
 		return nativeTable(os.Stdout, *work, fs.Args())
-	case "ab", "aa":
+	}
+	if strings.HasPrefix(*mode, "ab") || strings.HasPrefix(*mode, "aa") {
 		return runTable(os.Stdout, *work, *mode, fs.Args())
 	}
 	return fmt.Errorf("-mode is native, ab or aa, not %q", *mode)
@@ -420,6 +421,21 @@ type Report struct {
 		} `json:"benchmarks"`
 	} `json:"identical"`
 	Broken *Broken `json:"broken"`
+	// Troubles are the report's benchmarks (or packages) a side could
+	// not measure as it measured the others, each side's kind and why
+	// (absent from reports written before wirebench had them).
+	Troubles []struct {
+		Name string   `json:"name"`
+		Base *Trouble `json:"base"`
+		Head *Trouble `json:"head"`
+	} `json:"troubles"`
+}
+
+// Trouble is one side's trouble of a benchmark or package: skipped,
+// failed, not counted or not built, and why.
+type Trouble struct {
+	Kind string `json:"kind"`
+	Why  string `json:"why"`
 }
 
 // Broken is the report's broken: what could not be measured, and the
@@ -515,6 +531,7 @@ func classify(r *Report, native []string) map[string]Class {
 			out[b.Name] = Class{Kind: Identical, Why: id.Reason}
 		}
 	}
+	troubles(r, native, out)
 	for _, name := range r.New {
 		if _, ok := out[name]; !ok {
 			out[name] = Class{Kind: OneSide, Why: "only in the head (new)"}
@@ -536,6 +553,39 @@ func classify(r *Report, native []string) map[string]Class {
 		out[name] = Class{Kind: NotCounted, Why: "ran natively, not in the report"}
 	}
 	return out
+}
+
+// troubles classifies the benchmarks of the report's troubles by the
+// head's trouble (the base's where the head had none): one not counted
+// under Valgrind is timed only where the clock compared it, not counted
+// otherwise, with why; one that failed natively, or whose package did
+// not build (every native benchmark of it), failed, with why. A
+// benchmark skipped natively gave no result line, so it is in no column.
+func troubles(r *Report, native []string, out map[string]Class) {
+	for _, t := range r.Troubles {
+		tr := t.Head
+		side := "head"
+		if tr == nil {
+			tr, side = t.Base, "base"
+		}
+		why := side + " " + tr.Kind + ": " + tr.Why
+		switch tr.Kind {
+		case "not counted":
+			if c, ok := out[t.Name]; ok && c.Kind == TimedOnly {
+				out[t.Name] = Class{Kind: TimedOnly, Why: why}
+			} else {
+				out[t.Name] = Class{Kind: NotCounted, Why: why}
+			}
+		case "failed":
+			out[t.Name] = Class{Kind: Failed, Why: why}
+		case "not built":
+			for _, name := range native {
+				if strings.HasPrefix(name, t.Name+" ") {
+					out[name] = Class{Kind: Failed, Why: why}
+				}
+			}
+		}
+	}
 }
 
 func firstNonEmpty(s ...string) string {
@@ -660,7 +710,7 @@ func runTable(w io.Writer, work, mode string, libs []string) error {
 	for _, lib := range libs {
 		meta := keyValues(filepath.Join(work, lib, "meta.tsv"))
 		versions := meta["base"] + " → " + meta["head"]
-		if mode == "aa" {
+		if strings.HasPrefix(mode, "aa") {
 			versions = meta["head"] + " → " + meta["head"]
 		}
 		var n Native
