@@ -54,8 +54,9 @@ func (tc Toolchain) String() string {
 
 // ToolchainDir is the directory, under the cache the sandbox keeps
 // between runs (beside its go-build and go-mod), that holds wirebench's
-// copies of toolchains the go command fetched, one a version.
-const ToolchainDir = "go-toolchain"
+// copies of toolchains the go command fetched, one a version: the
+// sandbox's user reads them, and does not own them.
+const ToolchainDir = sandbox.ToolchainDir
 
 // UseToolchain asks the go command which toolchain it builds t with (go
 // env, as t's GOTOOLCHAIN says: the go command fetches the one the
