@@ -79,7 +79,7 @@ const RuntimeSeedVar = "WIREBENCH_RUNTIME_SEED"
 
 // SeededRandom is Hello.CountRandom of a worker whose runtime took its
 // seed from RuntimeSeedVar.
-const SeededRandom = "seeded"
+const SeededRandom = results.SeededRandom
 
 // DirtyHeap is Hello.CountHeap of a worker that counts every block on
 // the same kind of memory. The Go runtime zeroes memory it reuses and
