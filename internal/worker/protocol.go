@@ -72,7 +72,7 @@ type Hello struct {
 
 // RuntimeSeedVar is the environment variable a counted process gets its
 // seed in: a test binary built for counting seeds the Go runtime's
-// random state from it (internal/gotest's PatchRuntimeSeed), so that the
+// random state from it (internal/gotest's seed patch, seed.go), so that the
 // base's and the head's processes of one seed draw the same hash seeds,
 // map orders and unseeded math/rand streams. Other workers ignore it.
 const RuntimeSeedVar = "WIREBENCH_RUNTIME_SEED"
