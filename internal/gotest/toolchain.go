@@ -210,7 +210,9 @@ func mkdirOpen(dir string) error {
 // module cache's read-only tree cannot), its files hard-linked, or copied
 // with their mode where linking fails (another file system, a kernel that
 // forbids linking another user's file), and its symbolic links copied as
-// links. linked is false when any file was copied.
+// links, never followed: wirebench makes the copy as root, and the
+// sandbox's user, whose code runs in earlier runs, owns the module cache.
+// linked is false when any file was copied.
 func linkTree(src, dst string) (linked bool, err error) {
 	linked = true
 	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
@@ -241,24 +243,34 @@ func linkTree(src, dst string) (linked bool, err error) {
 				}
 				linked = false
 			}
-			return copyFile(path, to)
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			return copyFile(path, to, fi)
 		}
 		return fmt.Errorf("%s is neither a file, a directory nor a link", path)
 	})
 	return linked, err
 }
 
-// copyFile copies the regular file src to dst, with its mode.
-func copyFile(src, dst string) error {
-	fi, err := os.Stat(src)
-	if err != nil {
-		return err
-	}
+// copyFile copies the regular file src, as the walk saw it (seen, not
+// followed), to dst, with its mode. The file opened must be that one: a
+// link put in its place since (the module cache is the sandbox's user's)
+// is refused, never followed.
+func copyFile(src, dst string, seen fs.FileInfo) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() || !os.SameFile(fi, seen) {
+		return fmt.Errorf("%s changed while it was copied", src)
+	}
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm()|0o200)
 	if err != nil {
 		return err

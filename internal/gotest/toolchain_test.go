@@ -205,3 +205,58 @@ func TestBuildFetchedToolchain(t *testing.T) {
 		t.Errorf("run: %+v, %v\n%s", s, err, diag.String())
 	}
 }
+
+// TestLinkTree: the copy of a tree has its directories (open to every
+// user), its files (hard links, with their content and mode) and its
+// symbolic links as links, never followed.
+func TestLinkTree(t *testing.T) {
+	src, dst := t.TempDir(), t.TempDir()
+	writeFiles(t, src, map[string]string{"bin/go": "#!go", "src/runtime/rand.go": "package runtime\n"})
+	if err := os.Chmod(filepath.Join(src, "bin", "go"), 0o555); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(src, "src", "link")); err != nil {
+		t.Fatal(err)
+	}
+	linked, err := linkTree(src, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameFiles(t, src, dst, "bin/go", "src/runtime/rand.go")
+	if fi, err := os.Stat(filepath.Join(dst, "bin", "go")); err != nil || fi.Mode().Perm() != 0o555 {
+		t.Errorf("bin/go: %v, %v; want mode 0555", fi, err)
+	}
+	if same := sameInode(t, filepath.Join(src, "bin", "go"), filepath.Join(dst, "bin", "go")); linked != same {
+		t.Errorf("linkTree says linked %v; bin/go is one file with its source: %v", linked, same)
+	}
+	if target, err := os.Readlink(filepath.Join(dst, "src", "link")); err != nil || target != "/etc/passwd" {
+		t.Errorf("the link: %q, %v; want a link to /etc/passwd", target, err)
+	}
+	if fi, err := os.Stat(filepath.Join(dst, "src")); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("src: %v, %v; want mode 0755", fi, err)
+	}
+}
+
+// TestCopyFileRefusesAnother: a file copied must be the one the walk
+// saw; another in its place since (a link to another file) is refused.
+func TestCopyFileRefusesAnother(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"seen": "a", "other": "b"})
+	seen, err := os.Lstat(filepath.Join(dir, "seen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, src string
+		ok        bool
+	}{
+		{"the file seen", "seen", true},
+		{"another in its place", "other", false},
+	}
+	for _, tt := range tests {
+		err := copyFile(filepath.Join(dir, tt.src), filepath.Join(t.TempDir(), "copy"), seen)
+		if (err == nil) != tt.ok {
+			t.Errorf("%s: %v, want ok %v", tt.name, err, tt.ok)
+		}
+	}
+}
