@@ -87,8 +87,8 @@ const maxPatchesBytes = 400
 // (docs/counted.md, "Go releases": docs/experiments/goreleases.sh,
 // 2026-12-07).
 const unpairedCost = "unpaired, a count's interval spans the spread between processes that their random state makes (map orders, hash seeds, random draws), which pairing cancels: " +
-	"a small module's four benchmarks, counted A/A, could detect a median change of 0.79-0.97% (worst 1.4-2.4%) unpaired on go1.25, " +
-	"against 0.02-0.16% (worst 0.20-0.30%) paired on go1.26 and go1.27 (docs/counted.md, \"Go releases\")"
+	"a small module's four benchmarks, counted A/A, could detect a median change of 0.69-0.97% (worst 1.4-3.1%) in 6 runs unpaired on go1.25, " +
+	"against 0.02-0.16% (worst 0.05-0.62%) in 12 paired on go1.26 and go1.27 (docs/counted.md, \"Go releases\")"
 
 // patchesSentence says, for a counted comparison some of whose counts
 // were not paired by seed, whose processes were not seeded because the
