@@ -107,6 +107,9 @@ func (r AB) Run(ctx context.Context, progress io.Writer) (*ab.Outcome, error) {
 		r.unbuilt[side.label] = troubles
 		fmt.Fprintf(progress, "wirebench: ab: built the %s (%s) in %s\n", side.label, side.tree, time.Since(t0).Round(100*time.Millisecond))
 	}
+	if line := builtWith(progs["base"], progs["head"]); line != "" {
+		fmt.Fprintln(progress, line)
+	}
 	if !r.MeasureAll {
 		var same program.Program
 		b, h, same := splitIdentical(progs["base"], progs["head"])
@@ -304,4 +307,21 @@ func environWith(key, value string) []string {
 		env = append(env, key+"="+value)
 	}
 	return env
+}
+
+// builtWith is the progress line that says which Go built each side and
+// what wirebench patched in it (program.Program.BuiltWith), "" when
+// neither says (the embedded suite's builds).
+func builtWith(base, head program.Program) string {
+	b, h := base.BuiltWith(), head.BuiltWith()
+	if b == "" && h == "" {
+		return ""
+	}
+	if b == "" {
+		b = "a Go it does not say"
+	}
+	if h == "" {
+		h = "a Go it does not say"
+	}
+	return fmt.Sprintf("wirebench: base built with %s, head with %s", b, h)
 }

@@ -137,10 +137,26 @@ func TestCountedModule(t *testing.T) {
 				t.Errorf("ab against %s: exit %d, want %d\n%s\n%s", tt.head, code, tt.code, stdout, errOut)
 			}
 			var doc struct {
-				Method string `json:"method"`
+				Method  string `json:"method"`
+				Patches struct {
+					Baseline, Candidate struct {
+						Patches string `json:"patches"`
+						Seeded  bool   `json:"seeded"`
+					}
+				} `json:"patches"`
 			}
 			if err := json.Unmarshal([]byte(stdout), &doc); err != nil || doc.Method != "counted-ab" {
 				t.Errorf("ab's JSON: method %q, %v", doc.Method, err)
+			}
+			// The installed Go is of a release wirebench has patches
+			// for (gotest.KnownReleases): both builds seeded where
+			// counted (the same code is identical, not counted), and
+			// the progress says which Go built each.
+			if p := doc.Patches; tt.head != base && (!p.Baseline.Seeded || !p.Candidate.Seeded || !strings.Contains(p.Candidate.Patches, "runtime seed")) {
+				t.Errorf("ab's JSON: patches %+v, want both builds seeded", p)
+			}
+			if !strings.Contains(errOut, "wirebench: base built with go1.") || !strings.Contains(errOut, ", head with go1.") {
+				t.Errorf("the progress does not say which Go built each side:\n%s", errOut)
 			}
 		}
 	})

@@ -118,7 +118,6 @@ func TestCountedTroubles(t *testing.T) {
 		t.Skip("counts processes under valgrind")
 	}
 	needValgrind(t)
-	t.Parallel()
 	base, head := troubleModule(t, false), troubleModule(t, true)
 	const pkg = "example.com/trouble "
 	run := func(t *testing.T, headDir string, extra ...string) (int, troubleDoc, string) {
@@ -234,7 +233,6 @@ func TestPackageTroubles(t *testing.T) {
 		t.Skip("counts processes under valgrind")
 	}
 	needValgrind(t)
-	t.Parallel()
 	good, bad := packagesModule(t, false), packagesModule(t, true)
 	for _, tt := range []struct {
 		name, base, head string

@@ -19,7 +19,7 @@ func Compare(base, cand *results.Results, opts Options) (*Result, error) {
 	if err := comparable(base, cand, opts); err != nil {
 		return nil, err
 	}
-	res := &Result{Options: opts, BaselineEnv: base.Env, CandidateEnv: cand.Env, Counter: cand.Settings.Counter, Unseen: cand.Unseen(), Serial: cand.Serial()}
+	res := &Result{Options: opts, BaselineEnv: base.Env, CandidateEnv: cand.Env, Counter: cand.Settings.Counter, BaselineCounter: base.Settings.Counter, Unseen: cand.Unseen(), Serial: cand.Serial()}
 	res.MachineDiffers, res.OtherDiffers = splitDiff(base.Env, cand.Env)
 	pairs := res.pairUp(base, cand)
 	res.noteTroubles(base, cand)

@@ -184,8 +184,10 @@ type Result struct {
 	// (stored baseline only; nil for a same-runner A/B run).
 	Gate *TimingGate
 	// Counter is how the candidate's work was counted, nil when it was
-	// timed (results.Settings.Counter).
-	Counter *results.Counter
+	// timed (results.Settings.Counter), and BaselineCounter the
+	// baseline's: whose processes were seeded, and what wirebench patched
+	// in the toolchains (results.Counter.Patches).
+	Counter, BaselineCounter *results.Counter
 	// Unseen lists the candidate's counted benchmarks whose counts
 	// explain little of their native time (results.Results.Unseen): what
 	// makes them slower, a count may not see.

@@ -56,7 +56,7 @@ func One(ctx context.Context, b Build, o Options) (*results.Results, error) {
 		}
 		procs[j.replicate].add(j.out)
 	}
-	return r.results("", cal, p, procs), nil
+	return r.results("", b, cal, p, procs), nil
 }
 
 // oneJobs is the counted processes of One, longest first. Each of the

@@ -221,7 +221,7 @@ func (p *Pair) count(ctx context.Context, jobs []*job, planB, planH *plan) (base
 			procsH = append(procsH, j.out)
 		}
 	}
-	return p.r.results("base", p.calB, planB, procsB), p.r.results("head", p.calH, planH, procsH), nil
+	return p.r.results("base", p.base, p.calB, planB, procsB), p.r.results("head", p.head, p.calH, planH, procsH), nil
 }
 
 // them is the pronoun for n benchmarks: "it" or "them".

@@ -17,7 +17,7 @@ import (
 // sample's iterations, the encoded size of serialize benchmarks, and the
 // native time of an operation the calibration measured (what the count
 // must explain: results.Unseen).
-func (r *run) results(side string, cal *calibration, p *plan, procs []processCounts) *results.Results {
+func (r *run) results(side string, b Build, cal *calibration, p *plan, procs []processCounts) *results.Results {
 	h, sizes := cal.hello, cal.sizes
 	res := results.New(h.Suite, h.Env)
 	// The hello is the calibration's, run natively; every counted
@@ -33,7 +33,7 @@ func (r *run) results(side string, cal *calibration, p *plan, procs []processCou
 	way := r.way(side)
 	res.Settings = results.Settings{Seed: r.o.Seed, Source: "wirebench count", Elapsed: time.Since(r.start), Rounds: len(procs),
 		Counter: &results.Counter{Tool: "callgrind", Version: r.o.Valgrind.Version, CacheSim: r.o.Callgrind.CacheSim,
-			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks, Heap: way.Heap, Threads: way.Threads, CPU: way.CPU, Random: way.Random, MemProfile: callgrind.MemProfile,
+			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks, Heap: way.Heap, Threads: way.Threads, CPU: way.CPU, Random: way.Random, Patches: b.Program.Patches(), MemProfile: callgrind.MemProfile,
 			Estimate: r.estimated, Budget: r.cutFor}}
 	if cpu := res.Settings.Counter.CPU; cpu != "" && h.CPUID != nil {
 		res.Settings.Counter.Lacks = callgrind.FeatureList(callgrind.Lacking(h.CPUID.Features(), strings.Fields(cpu)))

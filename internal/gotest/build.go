@@ -73,6 +73,21 @@ type Binary struct {
 	Built time.Duration
 	// Hash is the identity of what the binary runs (see Hash).
 	Hash string
+	// Go is the toolchain that built it, and Patches, in a counted build
+	// (Tree.TimerHooks), what was patched in it; nil otherwise.
+	Go      Toolchain
+	Patches *Patches
+}
+
+// BuiltWith says which Go built b and what wirebench patched in it:
+// "go1.27.3 (fetched by the go command; patches for go1.27: testing,
+// runtime seed, sched, code)".
+func (b Binary) BuiltWith() string {
+	s := b.Go.String()
+	if b.Patches != nil {
+		s = strings.TrimSuffix(s, ")") + "; " + b.Patches.String() + ")"
+	}
+	return s
 }
 
 // NoHandshake is the likely cause of b's worker ending or staying
@@ -154,48 +169,33 @@ func build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, [
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
+	if t.Toolchain == nil {
+		var err error
+		if t, _, err = UseToolchain(ctx, t); err != nil {
+			return nil, nil, err
+		}
+	}
 	extra := map[string]string{}
-	hooks, seeded := false, false
+	var patches *Patches
 	if t.TimerHooks {
+		// The testing package's timer hooks, and the runtime seeded per
+		// process (SeedVar), so that two builds' processes of one seed
+		// pair, with the monitor holding off its clock-driven preemption
+		// and retaking (QuietSchedNS), and type assertions' caches
+		// drawing from a state of their own (PatchRuntimeCode): the
+		// patch set of the toolchain's release, each patch where its
+		// file has the release's text. A toolchain of a release without
+		// a set is counted unseeded, and says so.
 		if err := os.MkdirAll(filepath.Join(dir, "overlay"), 0o755); err != nil {
 			return nil, nil, err
 		}
-		root, err := goroot(ctx, t)
+		p, entries, err := applyPatches(t.Toolchain.Root(), t.Toolchain.Version, filepath.Join(dir, "overlay"))
 		if err != nil {
 			return nil, nil, err
 		}
-		target, src, ok, err := patchOverlay(root, "testing/benchmark.go", filepath.Join(dir, "overlay"), "testing-benchmark.go", PatchTesting)
-		if err != nil {
-			return nil, nil, err
-		}
-		if ok {
-			extra[target], hooks = src, true
-		}
-		// The runtime seeded per process (SeedVar), so that two builds'
-		// processes of one seed pair; a toolchain whose runtime does
-		// not take the patch is counted unseeded.
-		target, src, ok, err = runtimeOverlay(root, filepath.Join(dir, "overlay"))
-		if err != nil {
-			return nil, nil, err
-		}
-		if ok {
-			extra[target], seeded = src, true
-			// And, in a seeded process, the monitor holds off its
-			// clock-driven preemption and retaking (QuietSchedNS),
-			// and its type assertions' caches draw from a state of their
-			// own (PatchRuntimeCode): seededPatches.
-			for _, sp := range seededPatches {
-				target, src, ok, err = patchOverlay(root, sp.rel, filepath.Join(dir, "overlay"), sp.name, sp.patch)
-				if err != nil {
-					return nil, nil, err
-				}
-				if ok {
-					extra[target] = src
-				}
-			}
-		}
+		patches, extra = &p, entries
 	}
-	overlay, names, err := writeOverlay(pkgs, filepath.Join(dir, "overlay"), extra, hooks, seeded)
+	overlay, names, err := writeOverlay(pkgs, filepath.Join(dir, "overlay"), extra, patches)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -237,7 +237,7 @@ func build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, [
 		if err != nil {
 			return nil, nil, err
 		}
-		out = append(out, Binary{Package: p, Path: bin, Test: names[i].Test, Built: time.Since(start), Hash: hash})
+		out = append(out, Binary{Package: p, Path: bin, Test: names[i].Test, Built: time.Since(start), Hash: hash, Go: *t.Toolchain, Patches: patches})
 	}
 	return out, broken, nil
 }
@@ -263,11 +263,16 @@ type overlayData struct {
 
 // writeOverlay renders the worker's files for every package into dir and
 // writes the go command's overlay file mapping them into the packages,
-// with the extra entries (the patched testing package and runtime); hooks
-// says whether the testing package calls TimerHook, seeded whether the
-// runtime takes its seed from SeedVar. It returns the overlay file and
-// the worker's names in each package.
-func writeOverlay(pkgs []Package, dir string, extra map[string]string, hooks, seeded bool) (string, []workerNames, error) {
+// with the extra entries (the patched testing package and runtime);
+// patches says what was patched (nil: nothing, an uncounted build), and
+// so what the worker's handshake says: whether the testing package calls
+// TimerHook, whether the runtime takes its seed from SeedVar. It returns
+// the overlay file and the worker's names in each package.
+func writeOverlay(pkgs []Package, dir string, extra map[string]string, patches *Patches) (string, []workerNames, error) {
+	hooks, seeded := false, false
+	if patches != nil {
+		hooks, seeded = patches.Hooks(), patches.Seeded()
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", nil, err
 	}

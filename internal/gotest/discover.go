@@ -69,9 +69,17 @@ type Tree struct {
 	// TimerHooks builds the test binaries with the toolchain's testing
 	// package patched to call the worker on its benchmark timer's events
 	// (PatchTesting), so a counted block counts what testing times, the
-	// benchmark's setup left out. Where the patch does not apply, the
-	// binaries are built as they are and say so in their handshake.
+	// benchmark's setup left out, and its runtime seeded (the patch set
+	// of its release: Patches). Where a patch does not apply, the
+	// binaries are built without it and say so in their handshake.
 	TimerHooks bool
+	// Toolchain is the toolchain the go command builds with, as
+	// UseToolchain found it; nil until then (Build finds it).
+	Toolchain *Toolchain
+	// ToolchainCache is where copies of toolchains the go command
+	// fetched are kept (UseToolchain); "" is the sandbox's cache, or the
+	// default sandbox's.
+	ToolchainCache string
 }
 
 // goEnv is the go command's environment for t: t.Env, with GOWORK set to
@@ -218,14 +226,37 @@ func brokenOnly(pkgs []Package) error {
 	return &BrokenError{fmt.Errorf("package %s: %s", pkgs[0].ImportPath, pkgs[0].Broken)}
 }
 
+// errNoGo is goCommand's error when there is no go command to run.
+var errNoGo = errors.New("the go command is not in PATH: it builds the benchmarks")
+
 // goCommand runs the go command in t.Dir and returns its standard output;
 // an error carries the last lines of its standard error.
 func goCommand(ctx context.Context, t Tree, args ...string) ([]byte, error) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		return nil, fmt.Errorf("the go command is not in PATH: it builds the benchmarks")
+	return goCommandEnv(ctx, t, nil, args...)
+}
+
+// goCommandEnv is goCommand with the variables of set ("NAME=value")
+// set in its environment, or removed where the value is empty. The go
+// command is the one in PATH, which picks the toolchain as GOTOOLCHAIN
+// says, or the copy of a fetched toolchain (t.Toolchain.Copy: see
+// UseToolchain), run with GOROOT set to it and GOTOOLCHAIN=local.
+func goCommandEnv(ctx context.Context, t Tree, set []string, args ...string) ([]byte, error) {
+	env := t.goEnv()
+	gobin := ""
+	if tc := t.Toolchain; tc != nil && tc.Copy != "" {
+		gobin = filepath.Join(tc.Copy, "bin", "go")
+		set = append([]string{"GOROOT=" + tc.Copy, "GOTOOLCHAIN=local"}, set...)
+	} else {
+		var err error
+		if gobin, err = exec.LookPath("go"); err != nil {
+			return nil, errNoGo
+		}
 	}
-	path, args, env := t.Sandbox.Wrap(gobin, args, t.Sandbox.GoEnv(t.goEnv()))
+	for _, kv := range set {
+		name, value, _ := strings.Cut(kv, "=")
+		env = setEnv(env, name, value)
+	}
+	path, args, env := t.Sandbox.Wrap(gobin, args, t.Sandbox.GoEnv(env))
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir, cmd.Env = t.Dir, env
 	var stderr bytes.Buffer
@@ -235,6 +266,20 @@ func goCommand(ctx context.Context, t Tree, args ...string) ([]byte, error) {
 		return out, fmt.Errorf("%v\n%s", err, lastLines(stderr.String(), 20))
 	}
 	return out, nil
+}
+
+// setEnv is env with name set to value, or removed when value is "".
+func setEnv(env []string, name, value string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); k != name {
+			out = append(out, kv)
+		}
+	}
+	if value != "" {
+		out = append(out, name+"="+value)
+	}
+	return out
 }
 
 func lastLines(s string, n int) string {

@@ -1,9 +1,6 @@
 package gotest
 
-import (
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // QuietSchedNS is how long, in wall time, a counted process's only P
 // runs one time slice (or sits in one system call) before the runtime's
@@ -33,9 +30,10 @@ const QuietSchedNS = 1_000_000_000
 // the slice's start and goes on to the next P, taking neither the
 // scheduler's lock nor the goroutine's status (which would make the
 // goroutine spin in exitsyscall while the monitor holds it). Its old
-// text must occur exactly once (Go 1.26's runtime: TestPatchRuntimeSched
-// checks the installed toolchain's), or nothing is patched.
-var schedPatch = struct{ old, new string }{
+// text must occur exactly once, or nothing is patched: retake is the
+// same in go1.26 and go1.27, and both releases' sets use it
+// (TestPatchRuntimeSched checks each release's source).
+var schedPatch = textPatch{
 	"\t\tpd := &pp.sysmontick\n\t\tsysretake := false\n",
 	"\t\tpd := &pp.sysmontick\n\t\tif wirebenchQuiet(pp, pd, now) {\n\t\t\tcontinue\n\t\t}\n\t\tsysretake := false\n",
 }
@@ -44,14 +42,15 @@ var schedPatch = struct{ old, new string }{
 // monitor's preemption and retaking of a counted process's one P held
 // off for QuietSchedNS (schedPatch), or false when src does not have the
 // text the patch expects. "Counted" is what the seed patch decides
-// (PatchRuntimeSeed's wirebenchOneStream: SeedVar set, one P), so this
+// (its wirebenchOneStream: SeedVar set, one P), so this
 // patch goes only with that one, and a process without SeedVar, or with
 // more than one P, is scheduled as the runtime always does.
 func PatchRuntimeSched(src string) (string, bool) {
-	if strings.Count(src, schedPatch.old) != 1 || !strings.Contains(src, "\nfunc retake(now int64) uint32 {\n") {
+	src, ok := applyTexts(src, 1, []string{"\nfunc retake(now int64) uint32 {\n"}, []textPatch{schedPatch})
+	if !ok {
 		return "", false
 	}
-	return strings.Replace(src, schedPatch.old, schedPatch.new, 1) + `
+	return src + `
 // wirebenchQuiet reports whether the monitor leaves pp alone this round:
 // the process is counted (seeded, one P: wirebenchOneStream) and pp has
 // run its current slice, or sat in its current system call, for less
@@ -84,7 +83,8 @@ func wirebenchQuiet(pp *p, pd *sysmontick, now int64) bool {
 // every assertion looks its itab up in the runtime's table
 // (itabTableType.find): two processes' blocks of msgpack/v5's
 // StructManual, one seed, 42,298 instructions apart there of 45,689.
-var codePatches = []struct{ old, new string }{
+// typeAssert and interfaceSwitch are the same in go1.26 and go1.27.
+var codePatches = []textPatch{
 	{"\tif cheaprand()&1023 != 0 {\n", "\tif wirebenchCodeRand()&1023 != 0 {\n"},
 	{"\tif cheaprand()&uint32(oldC.Mask) != 0 {\n", "\tif wirebenchCodeRand()&uint32(oldC.Mask) != 0 {\n"},
 }
@@ -95,24 +95,5 @@ var codePatches = []struct{ old, new string }{
 // PatchRuntimeSched it goes only with the seed patch, which defines
 // wirebenchCodeRand.
 func PatchRuntimeCode(src string) (string, bool) {
-	for _, p := range codePatches {
-		if strings.Count(src, p.old) != 2 {
-			return "", false
-		}
-	}
-	for _, p := range codePatches {
-		src = strings.ReplaceAll(src, p.old, p.new)
-	}
-	return src, true
-}
-
-// seededPatches are the runtime's files patched, beside rand.go, in a
-// build whose runtime takes the seed patch: each is left as it is when
-// its text is not the patch's.
-var seededPatches = []struct {
-	rel, name string
-	patch     func(string) (string, bool)
-}{
-	{"runtime/proc.go", "runtime-proc.go", PatchRuntimeSched},
-	{"runtime/iface.go", "runtime-iface.go", PatchRuntimeCode},
+	return applyTexts(src, 2, nil, codePatches)
 }

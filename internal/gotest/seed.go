@@ -1,8 +1,6 @@
 package gotest
 
 import (
-	"strings"
-
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
@@ -12,20 +10,21 @@ import (
 // maps and sync.Map, map iteration order, the unseeded global sources of
 // math/rand and math/rand/v2, the scheduler's and the memory profiler's
 // random choices. Two processes with the same value draw the same values
-// in the same order (on one P; seedPatches), so two builds' processes of
+// in the same order (on one P; seedPatches126, seedPatches127), so two builds' processes of
 // one seed meet the same random inputs and their counts pair
 // (docs/counted.md). Without the variable the runtime seeds itself as it
 // always does.
 const SeedVar = worker.RuntimeSeedVar
 
-// seedPatches are the places in the runtime's rand.go that the patch
-// changes; each old text must occur exactly once (Go 1.26's runtime:
-// TestPatchRuntimeSeed checks the installed toolchain's), or nothing is
-// patched and the build is counted unseeded, never half patched.
+// The seed patch, per release: the places in the runtime's rand.go it
+// changes, each old text exactly once (checked against each release's
+// own source: TestPatchRuntimeSeed), or nothing is patched and the build
+// is counted unseeded, never half patched. Both releases' patches do the
+// same:
 //
 //   - randinit takes its seed from SeedVar, when set, before it reads
 //     AT_RANDOM (startupRand); a seeded process also starts one stream
-//     of its own from it (wirebenchStream).
+//     of its own from it (wirebenchStream), and the cheap states below.
 //   - rand, every draw of the runtime and of the packages linked to it
 //     (map seeds and iteration order, sync.Map, math/rand, math/rand/v2,
 //     hash/maphash), takes the next value of that one stream whenever
@@ -44,24 +43,49 @@ const SeedVar = worker.RuntimeSeedVar
 //     each assertion looks its itab up in the runtime's table, so the
 //     thread the benchmark ran on moved its count: two processes' blocks
 //     of msgpack/v5's StructManual were 2.2% apart, most of it in
-//     runtime.typeAssert, getitab and itabTableType.find.
+//     runtime.typeAssert, getitab and itabTableType.find. The code's own
+//     decisions draw from a state of their own (wirebenchCodeRand,
+//     PatchRuntimeCode).
 //   - mrandinit seeds a new thread's cheap generator from the new
 //     thread's stream, not from a draw of the creating thread's, so that
 //     starting a thread (which the scheduler does when it likes) takes
 //     nothing from the one stream.
-var seedPatches = []struct{ old, new string }{
-	{
+//
+// go1.27 made cheaprand 32-bit (a uint32 state, bits.Mul32) and added a
+// 64-bit one, cheaprandu64 (and cheaprand64 on it), with a state of its
+// own (mp.cheaprand64), which the memory profiler's sampling and the
+// lock's spinning draw from: its patch takes that state on the one P too
+// (wirebenchCheap64), and mrandinit seeds both without a draw.
+
+// seedRandinit is the start of randinit, the same in both releases: the
+// seed is read there. The cheap states' seeding differs (setCheap).
+func seedRandinit(setCheap string) textPatch {
+	return textPatch{
 		"\tseed := &globalRand.seed\n\tif len(startupRand) >= 16 &&\n",
-		"\tseed := &globalRand.seed\n\tif s := wirebenchSeed(); s != \"\" {\n\t\tfor i := 0; i < len(s); i++ {\n\t\t\tseed[i%len(seed)] ^= s[i]\n\t\t}\n\t\tone := *seed\n\t\tone[0] ^= 1\n\t\twirebenchStream.Init(one)\n\t\twirebenchCheap = byteorder.LEUint64(one[8:])\n\t\twirebenchCodeCheap = byteorder.LEUint64(one[16:])\n\t\twirebenchOneStream = true\n\t} else if len(startupRand) >= 16 &&\n",
-	},
-	{
+		"\tseed := &globalRand.seed\n\tif s := wirebenchSeed(); s != \"\" {\n\t\tfor i := 0; i < len(s); i++ {\n\t\t\tseed[i%len(seed)] ^= s[i]\n\t\t}\n\t\tone := *seed\n\t\tone[0] ^= 1\n\t\twirebenchStream.Init(one)\n" +
+			setCheap + "\t\twirebenchOneStream = true\n\t} else if len(startupRand) >= 16 &&\n",
+	}
+}
+
+// seedRand is rand's draw from the one stream, and seedCheaprand
+// cheaprand's start, the same texts in both releases.
+var (
+	seedRand = textPatch{
 		"\tmp := getg().m\n\tc := &mp.chacha8\n\tfor {\n",
 		"\tmp := getg().m\n\tc := &mp.chacha8\n\tif wirebenchOnOneP(mp) {\n\t\tc = &wirebenchStream\n\t}\n\tfor {\n",
-	},
-	{
+	}
+	seedCheaprand = textPatch{
 		"func cheaprand() uint32 {\n\tmp := getg().m\n",
 		"func cheaprand() uint32 {\n\tmp := getg().m\n\tstate := &mp.cheaprand\n\tif wirebenchOnOneP(mp) {\n\t\tstate = &wirebenchCheap\n\t}\n",
-	},
+	}
+)
+
+// seedPatches126 is go1.26's seed patch: cheaprand is 64-bit wyrand
+// (math.Mul64 of internal/runtime/math).
+var seedPatches126 = []textPatch{
+	seedRandinit("\t\twirebenchCheap = byteorder.LEUint64(one[8:])\n\t\twirebenchCodeCheap = byteorder.LEUint64(one[16:])\n"),
+	seedRand,
+	seedCheaprand,
 	{
 		"\t\tmp.cheaprand += 0xa0761d6478bd642f\n\t\thi, lo := math.Mul64(mp.cheaprand, mp.cheaprand^0xe7037ed1a0b428db)\n",
 		"\t\t*state += 0xa0761d6478bd642f\n\t\thi, lo := math.Mul64(*state, *state^0xe7037ed1a0b428db)\n",
@@ -72,28 +96,43 @@ var seedPatches = []struct{ old, new string }{
 	},
 }
 
-// PatchRuntimeSeed returns src, the runtime's rand.go, with its random
-// state taken from SeedVar when it is set (seedPatches), or false when
-// src does not have every text the patch expects. The variable is read
-// from the environment the kernel passed (after argv), as the runtime's
-// own getGodebugEarly reads GODEBUG: randinit runs before the
-// environment is parsed. Linux only, where the environment follows argv.
-func PatchRuntimeSeed(src string) (string, bool) {
-	if !strings.Contains(src, "\nimport (\n") {
-		return "", false
-	}
-	for _, p := range seedPatches {
-		if strings.Count(src, p.old) != 1 {
-			return "", false
-		}
-	}
-	for _, p := range seedPatches {
-		src = strings.Replace(src, p.old, p.new, 1)
-	}
-	return src + `
+// seedPatches127 is go1.27's seed patch: cheaprand is 32-bit wyrand
+// (bits.Mul32) and cheaprandu64 64-bit wyrand on a state of its own.
+var seedPatches127 = []textPatch{
+	seedRandinit("\t\twirebenchCheap = uint32(byteorder.LEUint64(one[8:]))\n\t\twirebenchCodeCheap = uint32(byteorder.LEUint64(one[16:]))\n\t\twirebenchCheap64 = byteorder.LEUint64(one[24:])\n"),
+	seedRand,
+	seedCheaprand,
+	{
+		"\t\tmp.cheaprand += 0x53c5ca59\n\t\thi, lo := bits.Mul32(mp.cheaprand, mp.cheaprand^0x74743c1b)\n",
+		"\t\t*state += 0x53c5ca59\n\t\thi, lo := bits.Mul32(*state, *state^0x74743c1b)\n",
+	},
+	{
+		"\t\tmp := getg().m\n\t\t// Implement wyrand: https://github.com/wangyi-fudan/wyhash\n\t\tmp.cheaprand64 += 0xa0761d6478bd642f\n\t\thi, lo := bits.Mul64(mp.cheaprand64, mp.cheaprand64^0xe7037ed1a0b428db)\n",
+		"\t\tmp := getg().m\n\t\tstate := &mp.cheaprand64\n\t\tif wirebenchOnOneP(mp) {\n\t\t\tstate = &wirebenchCheap64\n\t\t}\n\t\t*state += 0xa0761d6478bd642f\n\t\thi, lo := bits.Mul64(*state, *state^0xe7037ed1a0b428db)\n",
+	},
+	{
+		"\tmp.chacha8.Init64(seed)\n\tmp.cheaprand = uint32(rand())\n\tmp.cheaprand64 = rand()\n",
+		"\tmp.chacha8.Init64(seed)\n\tmp.cheaprand = uint32(seed[0] ^ seed[1])\n\tmp.cheaprand64 = seed[2] ^ seed[3]\n",
+	},
+}
+
+// The imports each release's patched rand.go uses: a rand.go without
+// them is not the release's.
+var (
+	seedNeeds126 = []string{"\n\t\"internal/byteorder\"\n", "\n\t\"internal/chacha8rand\"\n", "\n\t\"internal/runtime/math\"\n", "\n\t\"unsafe\"\n"}
+	seedNeeds127 = []string{"\n\t\"internal/byteorder\"\n", "\n\t\"internal/chacha8rand\"\n", "\n\t\"math/bits\"\n", "\n\t\"unsafe\"\n"}
+)
+
+// seedState126 and seedState127 are the seed patch's state and
+// wirebenchCodeRand, of each release's cheap generator: the code's own
+// cheap state draws as the release's cheaprand does.
+const (
+	seedState126 = `
 // wirebenchStream is the one stream a seeded process draws from while
-// it runs on one P, and wirebenchOneStream says it is in use. Added by
-// wirebench to its own counted builds of a test binary.
+// it runs on one P, wirebenchCheap the one cheap state (cheaprand's),
+// wirebenchCodeCheap the code's own (wirebenchCodeRand), and
+// wirebenchOneStream says they are in use. Added by wirebench to its own
+// counted builds of a test binary.
 var (
 	wirebenchStream    chacha8rand.State
 	wirebenchCheap     uint64
@@ -118,7 +157,43 @@ func wirebenchCodeRand() uint32 {
 	hi, lo := math.Mul64(wirebenchCodeCheap, wirebenchCodeCheap^0xe7037ed1a0b428db)
 	return uint32(hi ^ lo)
 }
+`
+	seedState127 = `
+// wirebenchStream is the one stream a seeded process draws from while
+// it runs on one P, wirebenchCheap and wirebenchCheap64 the one cheap
+// states (cheaprand's, cheaprandu64's), wirebenchCodeCheap the code's own
+// (wirebenchCodeRand), and wirebenchOneStream says they are in use.
+// Added by wirebench to its own counted builds of a test binary.
+var (
+	wirebenchStream    chacha8rand.State
+	wirebenchCheap     uint32
+	wirebenchCheap64   uint64
+	wirebenchCodeCheap uint32
+	wirebenchOneStream bool
+)
 
+// wirebenchCodeRand is cheaprand for the decisions the code's own
+// operations make (when a type assertion's or type switch's cache is
+// rebuilt: the patched iface.go): in a seeded process on its one P it
+// draws from a state of its own, which nothing else draws from, so that
+// the scheduler's draws (which depend on how often it found nothing to
+// run, a matter of time) do not move it. Added by wirebench to its own
+// counted builds of a test binary.
+//
+//go:nosplit
+func wirebenchCodeRand() uint32 {
+	if !wirebenchOnOneP(getg().m) {
+		return cheaprand()
+	}
+	wirebenchCodeCheap += 0x53c5ca59
+	hi, lo := bits.Mul32(wirebenchCodeCheap, wirebenchCodeCheap^0x74743c1b)
+	return hi ^ lo
+}
+`
+)
+
+// seedCommon are the seed patch's functions that both releases' share.
+const seedCommon = `
 // wirebenchOnOneP reports whether mp draws from the process's one stream
 // and cheap state: the process is seeded, runs on one P, and mp holds it,
 // so no other thread can draw at the same time.
@@ -146,14 +221,27 @@ func wirebenchSeed() string {
 	}
 	return ""
 }
-`, true
+`
+
+// seedPatch returns the seed patch of a release: rand.go with its random
+// state taken from SeedVar when it is set, or false when src does not
+// have every text the patch expects (each of patches once, each of needs).
+// The variable is read from the environment the kernel passed (after
+// argv), as the runtime's own getGodebugEarly reads GODEBUG: randinit
+// runs before the environment is parsed. Linux only, where the
+// environment follows argv.
+func seedPatch(needs []string, patches []textPatch, state string) func(string) (string, bool) {
+	return func(src string) (string, bool) {
+		out, ok := applyTexts(src, 1, needs, patches)
+		if !ok {
+			return "", false
+		}
+		return out + state + seedCommon, true
+	}
 }
 
-// runtimeOverlay writes the seeded runtime's rand.go of the toolchain at
-// root into dir and returns the overlay entry that puts it in place, or
-// ok false when that runtime does not take the patch. Every package is
-// compiled again with it once (about 20 s here), then comes from the
-// build cache.
-func runtimeOverlay(root, dir string) (target, src string, ok bool, err error) {
-	return patchOverlay(root, "runtime/rand.go", dir, "runtime-rand.go", PatchRuntimeSeed)
-}
+// patchSeed126 and patchSeed127 are the seed patches of go1.26 and go1.27.
+var (
+	patchSeed126 = seedPatch(seedNeeds126, seedPatches126, seedState126)
+	patchSeed127 = seedPatch(seedNeeds127, seedPatches127, seedState127)
+)

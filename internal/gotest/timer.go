@@ -1,10 +1,7 @@
 package gotest
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -41,8 +38,9 @@ func hookCall(tabs string, event int) string {
 // last, runN's after the function). What runs between TimerStart and TimerStop is
 // what testing times; TimerReset zeroes what was counted, as ResetTimer
 // zeroes the time. Each old text must occur exactly once: it is the text
-// of Go 1.26's testing package (TestPatchTesting checks the installed
-// toolchain's); a release that rewrote it is counted without the hooks.
+// of go1.26's and go1.27's testing package, identical in both
+// (TestPatchTesting checks each release's source); a release that
+// rewrote it is counted without the hooks.
 var timerPatches = []struct{ old, new string }{
 	{"\t\tb.timerOn = true\n", "\t\tb.timerOn = true\n" + hookCall("\t\t", TimerStart)},
 	{"func (b *B) StopTimer() {\n\tif b.timerOn {\n", "func (b *B) StopTimer() {\n\tif b.timerOn {\n" + hookCall("\t\t", TimerStop)},
@@ -68,35 +66,4 @@ func PatchTesting(src string) (string, bool) {
 // test binary, which count the timed work under callgrind.
 var ` + TimerHook + ` func(b *B, event int)
 `, true
-}
-
-// goroot is the GOROOT of the tree's Go toolchain (go env GOROOT), whose
-// sources the overlays patch.
-func goroot(ctx context.Context, t Tree) (string, error) {
-	out, err := goCommand(ctx, t, "env", "GOROOT")
-	if err != nil {
-		return "", fmt.Errorf("go env GOROOT: %w", err)
-	}
-	return strings.TrimSpace(string(out)), nil
-}
-
-// patchOverlay writes patch's version of the toolchain source file rel
-// (under root's src) into dir as name and returns the overlay entry that
-// puts it in place, or ok false when that toolchain's file does not take
-// the patch.
-func patchOverlay(root, rel, dir, name string, patch func(string) (string, bool)) (target, src string, ok bool, err error) {
-	target = filepath.Join(root, "src", filepath.FromSlash(rel))
-	orig, err := os.ReadFile(target)
-	if err != nil {
-		return "", "", false, fmt.Errorf("read the toolchain's %s: %w", rel, err)
-	}
-	patched, ok := patch(string(orig))
-	if !ok {
-		return "", "", false, nil
-	}
-	src = filepath.Join(dir, name)
-	if err := os.WriteFile(src, []byte(patched), 0o644); err != nil {
-		return "", "", false, err
-	}
-	return target, src, true, nil
 }

@@ -61,6 +61,35 @@ type Part struct {
 	// ending or staying silent before its handshake (a test binary whose
 	// TestMain did not run the worker), added to that error.
 	NoHandshake string
+	// BuiltWith says which Go built the part and what wirebench patched
+	// in it (gotest.Binary.BuiltWith), for the progress lines; "" when
+	// not said (the embedded suite's worker).
+	BuiltWith string
+	// Patches is what wirebench patched in the toolchain for a counted
+	// build (gotest.Patches), "" when it patched nothing (a timed build,
+	// the embedded suite's worker). wirebench made it, not the part's
+	// code: the reports may say it.
+	Patches string
+}
+
+// Patches is what the program's parts say alike of wirebench's patches
+// (Part.Patches), "" when they disagree or say nothing.
+func (prog Program) Patches() string { return prog.alike(func(p Part) string { return p.Patches }) }
+
+// BuiltWith is what the program's parts say alike of the Go that built
+// them (Part.BuiltWith), "" when they disagree or say nothing.
+func (prog Program) BuiltWith() string { return prog.alike(func(p Part) string { return p.BuiltWith }) }
+
+// alike is what every part of prog says of field, "" when two differ.
+func (prog Program) alike(field func(Part) string) string {
+	said := ""
+	for i, part := range prog {
+		if i > 0 && field(part) != said {
+			return ""
+		}
+		said = field(part)
+	}
+	return said
 }
 
 // ErrSetup marks a failure to set the benchmarks up (no Go toolchain, a

@@ -102,3 +102,26 @@ func TestNotStarted(t *testing.T) {
 		})
 	}
 }
+
+// TestProgramSays: what a program says of its parts' toolchain and
+// patches is what every part says alike, and nothing when they differ
+// or say nothing.
+func TestProgramSays(t *testing.T) {
+	const with, patched = "go1.27.3 (fetched by the go command; patches for go1.27: testing)", "patches for go1.27: testing"
+	tests := []struct {
+		name          string
+		prog          Program
+		with, patches string
+	}{
+		{"none", nil, "", ""},
+		{"one part", Program{{BuiltWith: with, Patches: patched}}, with, patched},
+		{"alike", Program{{BuiltWith: with, Patches: patched}, {BuiltWith: with, Patches: patched}}, with, patched},
+		{"different", Program{{BuiltWith: with, Patches: patched}, {BuiltWith: "go1.26.8 (/usr/local/go)", Patches: ""}}, "", ""},
+		{"unsaid", Program{{}, {}}, "", ""},
+	}
+	for _, tt := range tests {
+		if w, p := tt.prog.BuiltWith(), tt.prog.Patches(); w != tt.with || p != tt.patches {
+			t.Errorf("%s: built with %q, patches %q; want %q, %q", tt.name, w, p, tt.with, tt.patches)
+		}
+	}
+}

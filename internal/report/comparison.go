@@ -55,7 +55,7 @@ func comparisonDocument(in Input) *document {
 
 	d.add(detailsOpen(measuredSummary(in)))
 	d.add(summaryText(in) + "\n\n")
-	for _, s := range []string{methodSentence(r, mdStyle), aaSentence(r, mdStyle), gateSentence(r, mdStyle), countedSentence(r, candidateElapsed(in))} {
+	for _, s := range []string{methodSentence(r, mdStyle), aaSentence(r, mdStyle), gateSentence(r, mdStyle), countedSentence(r, candidateElapsed(in)), patchesSentence(r, mdStyle)} {
 		if s != "" {
 			d.add(s + "\n\n")
 		}

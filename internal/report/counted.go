@@ -79,6 +79,58 @@ func countedSentence(r *compare.Result, elapsed time.Duration) string {
 	return b.String()
 }
 
+// maxPatchesBytes bounds what patchesSentence quotes of a build's
+// patches: far above what wirebench writes.
+const maxPatchesBytes = 400
+
+// unpairedCost is what testing counts unpaired costs, as measured
+// (docs/counted.md, "Go releases": docs/experiments/goreleases.sh,
+// 2026-12-07).
+const unpairedCost = "unpaired, a count's interval spans the spread between processes that their random state makes (map orders, hash seeds, random draws), which pairing cancels: " +
+	"a small module's four benchmarks, counted A/A, could detect a median change of 0.69-0.97% (worst 1.4-3.1%) in 6 runs unpaired on go1.25, " +
+	"against 0.02-0.16% (worst 0.05-0.62%) in 12 paired on go1.26 and go1.27 (docs/counted.md, \"Go releases\")"
+
+// patchesSentence says, for a counted comparison some of whose counts
+// were not paired by seed, whose processes were not seeded because the
+// toolchain that built them did not take wirebench's runtime seed patch,
+// which patches did not apply (results.Counter.Patches), and what that
+// costs; "" when every count paired, or no unseeded side's build said
+// what was patched (the embedded suite's worker, never seeded, or a
+// build recorded before), in the style st.
+func patchesSentence(r *compare.Result, st style) string {
+	paired, tested := pairing(r.Comparisons)
+	if tested == 0 || paired == tested {
+		return ""
+	}
+	base, head := "baseline", "candidate"
+	if r.Method == compare.MethodCounted {
+		base, head = "base", "head"
+	}
+	var parts []string
+	for _, side := range []struct {
+		name string
+		c    *results.Counter
+		env  results.Env
+	}{{base, r.BaselineCounter, r.BaselineEnv}, {head, r.Counter, r.CandidateEnv}} {
+		if side.c == nil || side.c.Patches == "" || side.c.Random == results.SeededRandom {
+			continue
+		}
+		said := st.text(Elide(side.c.Patches, maxPatchesBytes))
+		if side.env.GoVersion != "" {
+			said = st.text(Elide(side.env.GoVersion, 60)) + "; " + said
+		}
+		parts = append(parts, fmt.Sprintf("the %s's processes were not seeded (%s)", side.name, said))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	how := "so the counts were tested by Welch's t-test, not pair by pair"
+	if paired > 0 {
+		how = fmt.Sprintf("so %d of %d counts were tested by Welch's t-test, not pair by pair", tested-paired, tested)
+	}
+	return fmt.Sprintf("Not paired by seed: %s, %s: %s.", strings.Join(parts, "; "), how, unpairedCost)
+}
+
 // stagesText says how many benchmarks a staged count settled after its
 // first processes (results.Counter.First) and how many it counted beyond
 // the plan (results.Counter.Further), "" when neither.

@@ -139,6 +139,7 @@ func jsonDocument(r *compare.Result, failOn compare.FailOn) jsonDoc {
 		doc.Verdict = "fail"
 	}
 	doc.UnprofiledBase = r.UnprofiledBase
+	doc.Patches = patchesJSON(r)
 	doc.Method = string(r.Method)
 	if doc.Method == "" {
 		doc.Method = string(compare.MethodStored)
@@ -307,6 +308,10 @@ type jsonDoc struct {
 	// UnprofiledBase is compare.Result.UnprofiledBase: a counted change
 	// has no "where" because the baseline has no profiles.
 	UnprofiledBase bool `json:"unprofiled_baseline,omitempty"`
+	// Patches says, for a counted comparison, what wirebench patched in
+	// each side's toolchain and whether its processes were seeded
+	// (results.Counter.Patches, Random); absent when neither side said.
+	Patches *jsonPatches `json:"patches,omitempty"`
 	// Broken is set when nothing was compared because a side could not
 	// be measured (BrokenJSON).
 	Broken *jsonBroken `json:"broken,omitempty"`
@@ -333,6 +338,35 @@ func troublesJSON(r *compare.Result) []jsonTrouble {
 		out = append(out, jsonTrouble{Name: t.Name, Base: t.Base, Head: t.Head, BaseMeasured: t.BaseMeasured, Fails: t.Broke() || r.Unjudged(t)})
 	}
 	return out
+}
+
+// jsonPatches is what each side's counted build was patched with.
+type jsonPatches struct {
+	Baseline  *jsonSidePatches `json:"baseline"`
+	Candidate *jsonSidePatches `json:"candidate"`
+}
+
+// jsonSidePatches is one side's: results.Counter.Patches, and whether
+// its processes were seeded (results.Counter.Random).
+type jsonSidePatches struct {
+	Patches string `json:"patches"`
+	Seeded  bool   `json:"seeded"`
+}
+
+// patchesJSON is r's jsonPatches, nil when neither side's counter says
+// what was patched.
+func patchesJSON(r *compare.Result) *jsonPatches {
+	side := func(c *results.Counter) *jsonSidePatches {
+		if c == nil || c.Patches == "" {
+			return nil
+		}
+		return &jsonSidePatches{Patches: c.Patches, Seeded: c.Random == results.SeededRandom}
+	}
+	p := &jsonPatches{Baseline: side(r.BaselineCounter), Candidate: side(r.Counter)}
+	if p.Baseline == nil && p.Candidate == nil {
+		return nil
+	}
+	return p
 }
 
 // jsonUnseen is a results.Unseen.

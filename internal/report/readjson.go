@@ -47,7 +47,8 @@ func (n *num) UnmarshalJSON(b []byte) error {
 // consistent with itself (its verdict and counts are those its
 // comparisons give); anything else is an error naming the problem. What
 // the document does not carry (the samples, the counter, the shards'
-// shifts) is absent from the result.
+// shifts) is absent from the result, and so are the patches it reports
+// (they are the counters').
 func ReadJSON(data []byte) (*compare.Result, compare.FailOn, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var doc jsonDoc

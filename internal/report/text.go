@@ -49,7 +49,7 @@ func writeTextHead(bw *bufio.Writer, r *compare.Result) {
 			fmt.Fprintf(bw, "%s%s\n", pick(i == 0, e.label, strings.Repeat(" ", len(e.label))), line)
 		}
 	}
-	for _, s := range append([]string{methodSentence(r, textStyle), aaSentence(r, textStyle), gateSentence(r, textStyle), countedSentence(r, 0)}, countNotes(nil, r.Unseen, r.Serial, r.Clock, textStyle)...) {
+	for _, s := range append([]string{methodSentence(r, textStyle), aaSentence(r, textStyle), gateSentence(r, textStyle), countedSentence(r, 0), patchesSentence(r, textStyle)}, countNotes(nil, r.Unseen, r.Serial, r.Clock, textStyle)...) {
 		if s != "" {
 			writeProse(bw, s)
 		}

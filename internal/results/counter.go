@@ -65,6 +65,14 @@ type Counter struct {
 	// or "" (drawn anew by each process, or processes that disagreed).
 	// It moves no count's expectation, so it is not compared (Diff).
 	Random string `json:"random,omitempty"`
+	// Patches is what wirebench patched in the toolchain that built the
+	// counted test binaries (gotest.Patches, from the build: "patches for
+	// go1.27: testing, runtime seed, sched, code", or which patch did not
+	// apply and why: why Random is not "seeded"), "" where not said (the
+	// embedded suite's worker, an older build) or the parts disagreed. It
+	// says how, not what, was counted: a change of toolchain shows in the
+	// environment's Go version, so it is not compared (Diff).
+	Patches string `json:"patches,omitempty"`
 	// MemProfile is what the counted processes did with the runtime's
 	// memory profiling: "off" (callgrind.MemProfile), or "" when not said
 	// (on: sampled allocations cost a stack unwinding each, counted).
@@ -78,6 +86,10 @@ type Counter struct {
 	Estimate time.Duration `json:"estimate_ns,omitempty"`
 	Budget   time.Duration `json:"budget_ns,omitempty"`
 }
+
+// SeededRandom is Counter.Random of processes whose runtime took its
+// random state from their seed (worker.SeededRandom).
+const SeededRandom = "seeded"
 
 // Counting methods (Counter.Method).
 const (
@@ -111,8 +123,9 @@ func (c *Counter) Diff(o *Counter) []Difference {
 // "wirebench-counter:" line writes it: "callgrind 3.19.0 method=block
 // processes=5 blocks=3", with " cache=GEOMETRY" (its spaces as "_") when
 // the cache was simulated, " heap=dirty", " threads=all", " cpu=F,F,...",
-// " lacks=F,F,...", " random=seeded" and " memprofile=off" when
-// recorded. ParseCounter reads it back.
+// " lacks=F,F,...", " random=seeded", " memprofile=off" and
+// " patches=TEXT" (its spaces as "_") when recorded. ParseCounter reads it
+// back.
 func (c *Counter) String() string {
 	s := fmt.Sprintf("%s %s method=%s processes=%d blocks=%d", c.Tool, c.Version, c.Method, c.Processes, c.Blocks)
 	if c.CacheSim {
@@ -135,6 +148,9 @@ func (c *Counter) String() string {
 	}
 	if c.MemProfile != "" {
 		s += " memprofile=" + c.MemProfile
+	}
+	if c.Patches != "" {
+		s += " patches=" + strings.ReplaceAll(c.Patches, " ", "_")
 	}
 	return s
 }
@@ -181,6 +197,8 @@ func ParseCounter(s string) (*Counter, error) {
 			c.Random = v
 		case "memprofile":
 			c.MemProfile = v
+		case "patches":
+			c.Patches = strings.ReplaceAll(v, "_", " ")
 		}
 		if err != nil || c.Processes < 0 || c.Blocks < 0 {
 			return nil, fmt.Errorf("counter %q: %s=%s is not a count", s, k, v)

@@ -25,6 +25,9 @@ func TestCounterLine(t *testing.T) {
 		{"cpu", Counter{Tool: "callgrind", Version: "3.19.0", Method: CountBlock, Processes: 5, Blocks: 3, Heap: "dirty", Threads: "all",
 			CPU: "sse2 avx2 bmi2", Lacks: "avx512f avx512bw"},
 			"callgrind 3.19.0 method=block processes=5 blocks=3 heap=dirty threads=all cpu=sse2,avx2,bmi2 lacks=avx512f,avx512bw"},
+		{"patches", Counter{Tool: "callgrind", Version: "3.19.0", Method: CountTimer, Processes: 5, Blocks: 3, Random: "seeded",
+			Patches: "patches for go1.27: testing, runtime seed; not applied: sched (runtime/proc.go is not go1.27's text)"},
+			"callgrind 3.19.0 method=timer processes=5 blocks=3 random=seeded patches=patches_for_go1.27:_testing,_runtime_seed;_not_applied:_sched_(runtime/proc.go_is_not_go1.27's_text)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

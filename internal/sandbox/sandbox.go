@@ -113,7 +113,7 @@ func New(dir, cache, self string) (*Sandbox, error) {
 		if err := s.Own(filepath.Join(d, "tmp")); err != nil {
 			return nil, err
 		}
-		if err := s.Own(s.Cache); err != nil {
+		if err := s.own(s.Cache, ToolchainDir); err != nil {
 			return nil, err
 		}
 	}
@@ -215,16 +215,33 @@ func (s *Sandbox) Home() string {
 	return filepath.Join(s.Dir, "home")
 }
 
+// ToolchainDir is the directory of the cache where wirebench keeps its
+// copies of the toolchains the go command fetched (internal/gotest's
+// UseToolchain): wirebench makes them, and the sandbox's user only runs
+// them, so New does not give them to it (nor walks their thousands of
+// files on every run).
+const ToolchainDir = "go-toolchain"
+
 // Own gives the tree at path to the sandbox's user, so the code can
 // write there (a build cache, a build's output directory). It does
 // nothing when the sandbox is not active.
-func (s *Sandbox) Own(path string) error {
+func (s *Sandbox) Own(path string) error { return s.own(path, "") }
+
+// own is Own of the tree at path but its entry named except ("" none).
+func (s *Sandbox) own(path, except string) error {
 	if s == nil || !s.Active {
 		return nil
+	}
+	skip := ""
+	if except != "" {
+		skip = filepath.Join(path, except)
 	}
 	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
+		}
+		if p == skip && d.IsDir() {
+			return filepath.SkipDir
 		}
 		return os.Lchown(p, UID, GID)
 	})

@@ -95,6 +95,39 @@ func TestNew(t *testing.T) {
 	}
 }
 
+// TestNewOwnsCache: as root, New gives the go command's caches to the
+// sandbox's user and leaves wirebench's copies of fetched toolchains
+// (ToolchainDir) to wirebench: its user runs them and need not write.
+func TestNewOwnsCache(t *testing.T) {
+	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
+		t.Skip("only root can give files to another user")
+	}
+	cache := filepath.Join(openDir(t), "cache")
+	for _, f := range []string{"go-mod/m/a.go", ToolchainDir + "/go1.27.3/bin/go"} {
+		p := filepath.Join(cache, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := New(openDir(t), cache, "/wirebench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for f, uid := range map[string]uint32{"": UID, "go-mod/m/a.go": UID, ToolchainDir: 0, ToolchainDir + "/go1.27.3/bin/go": 0} {
+		fi, err := os.Stat(filepath.Join(cache, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := fi.Sys().(*syscall.Stat_t); st.Uid != uid {
+			t.Errorf("%s belongs to user %d, want %d", filepath.Join(cache, f), st.Uid, uid)
+		}
+	}
+}
+
 // TestNotInTests: in a test binary, which has no sandbox command, the
 // default sandbox is never active.
 func TestNotInTests(t *testing.T) {

@@ -85,6 +85,9 @@ func (g GoTest) Results(ctx context.Context, p Plan) (*results.Results, []string
 	if err != nil {
 		return nil, nil, err
 	}
+	if with := prog.BuiltWith(); with != "" {
+		fmt.Fprintf(p.progress(), "wirebench: built with %s\n", with)
+	}
 	hashes, unmeasured, prog := known(prog, p.Known)
 	env := results.Env{Commit: p.getenv("GITHUB_SHA"), Ref: p.getenv("GITHUB_REF_NAME")}
 	finish := func(r *results.Results) *results.Results {
@@ -209,12 +212,19 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Prog
 		return nil, nil, err
 	}
 	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env), Sandbox: t.sandbox, TimerHooks: t.counted}
-	// Finding the packages may download the module's dependencies, and
-	// building compiles them: tens of seconds on a cold cache.
+	// Finding the packages may download the module's dependencies (and
+	// the toolchain its go.mod asks for), and building compiles them:
+	// tens of seconds on a cold cache.
 	start := time.Now()
 	stop := building(t.progress, func() string {
 		return fmt.Sprintf("finding and building the benchmarks of %s: %s elapsed (go list, go test -c)", tree, time.Since(start).Round(time.Second))
 	})
+	gt, tc, err := gotest.UseToolchain(ctx, gt)
+	if err != nil {
+		stop()
+		return nil, nil, codeError(fmt.Errorf("%w: %w", program.ErrSetup, err))
+	}
+	copied(t.progress, tc)
 	pkgs, err := gotest.Discover(ctx, gt, t.g.packages())
 	if err != nil {
 		stop()
@@ -251,9 +261,34 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Prog
 			Parallel:    b.Package.Parallel,
 			Hash:        b.Hash,
 			NoHandshake: b.NoHandshake(),
+			BuiltWith:   b.BuiltWith(),
+			Patches:     patchesText(b.Patches),
 		})
 	}
 	return prog, troubles, nil
+}
+
+// copied says that tc, fetched by the go command into its module cache,
+// was copied out of it in this run (gotest.UseToolchain), where to, and
+// how long it took.
+func copied(progress io.Writer, tc gotest.Toolchain) {
+	if tc.Made <= 0 {
+		return
+	}
+	how := "a copy of each file"
+	if tc.Linked {
+		how = "hard links"
+	}
+	fmt.Fprintf(progress, "wirebench: %s is in the go command's module cache, where no file may be patched: copied it to %s (%s) in %s, once for this cache\n",
+		tc.Version, tc.Copy, how, tc.Made.Round(time.Millisecond))
+}
+
+// patchesText is what p says, "" for nil (nothing patched).
+func patchesText(p *gotest.Patches) string {
+	if p == nil {
+		return ""
+	}
+	return p.String()
 }
 
 // goTestEnv is the go command's environment for a user's module: the

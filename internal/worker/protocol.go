@@ -72,14 +72,14 @@ type Hello struct {
 
 // RuntimeSeedVar is the environment variable a counted process gets its
 // seed in: a test binary built for counting seeds the Go runtime's
-// random state from it (internal/gotest's PatchRuntimeSeed), so that the
+// random state from it (internal/gotest's seed patch, seed.go), so that the
 // base's and the head's processes of one seed draw the same hash seeds,
 // map orders and unseeded math/rand streams. Other workers ignore it.
 const RuntimeSeedVar = "WIREBENCH_RUNTIME_SEED"
 
 // SeededRandom is Hello.CountRandom of a worker whose runtime took its
 // seed from RuntimeSeedVar.
-const SeededRandom = "seeded"
+const SeededRandom = results.SeededRandom
 
 // DirtyHeap is Hello.CountHeap of a worker that counts every block on
 // the same kind of memory. The Go runtime zeroes memory it reuses and
