@@ -45,6 +45,11 @@ type Package struct {
 	// when none does: the worker, one of its tests, runs only if it calls
 	// m.Run.
 	TestMain string
+	// UsesCgo says the package's own files use cgo in its build: the go
+	// command then gives its .s files to the C compiler, so the worker's
+	// client request cannot be Go assembly in the package (Build puts it
+	// in the testing package of its build).
+	UsesCgo bool
 }
 
 // Benchmarks is every benchmark function of p, sorted.
@@ -135,9 +140,19 @@ func ModuleRoot(dir string) (string, error) {
 
 // listed is what go list says of a package.
 type listed struct {
-	ImportPath, Dir, Name     string
-	TestGoFiles, XTestGoFiles []string
-	Error                     *struct{ Err string }
+	ImportPath, Dir, Name             string
+	TestGoFiles, XTestGoFiles         []string
+	CgoFiles, SwigFiles, SwigCXXFiles []string
+	Error                             *struct{ Err string }
+}
+
+// listFields are the fields of listed, for go list -json.
+const listFields = "ImportPath,Dir,Name,TestGoFiles,XTestGoFiles,CgoFiles,SwigFiles,SwigCXXFiles,Error"
+
+// usesCgo reports whether a package with these files is built by cgo:
+// Go files that import "C", or SWIG interface files.
+func usesCgo(cgoFiles, swigFiles, swigCXXFiles []string) bool {
+	return len(cgoFiles)+len(swigFiles)+len(swigCXXFiles) > 0
 }
 
 // ErrNoBenchmarks is wrapped when the packages selected have no benchmark
@@ -151,7 +166,7 @@ func Discover(ctx context.Context, t Tree, patterns []string) ([]Package, error)
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	args := append([]string{"list", "-e", "-json=ImportPath,Dir,Name,TestGoFiles,XTestGoFiles,Error"}, t.BuildFlags...)
+	args := append([]string{"list", "-e", "-json=" + listFields}, t.BuildFlags...)
 	args = append(args, patterns...)
 	out, err := goCommand(ctx, t, args...)
 	if err != nil {
@@ -166,7 +181,7 @@ func Discover(ctx context.Context, t Tree, patterns []string) ([]Package, error)
 		} else if err != nil {
 			return nil, fmt.Errorf("go list: %w", err)
 		}
-		p := Package{ImportPath: l.ImportPath, Dir: l.Dir, Name: l.Name}
+		p := Package{ImportPath: l.ImportPath, Dir: l.Dir, Name: l.Name, UsesCgo: usesCgo(l.CgoFiles, l.SwigFiles, l.SwigCXXFiles)}
 		if l.Error != nil {
 			if len(l.TestGoFiles)+len(l.XTestGoFiles) == 0 {
 				// No test file: no benchmark to lose. go test -bench
