@@ -139,10 +139,13 @@ var ErrNoWorker = errors.New("the worker cannot be built into this package's tes
 
 // Build compiles every package's test binary into dir, with the worker
 // added by an overlay and the benchmarks' memory statistics on (as
-// -benchmem). A package that does not build (Package.Broken, or the
-// compiler's errors) is a trouble of its own (results.TroubleNotBuilt,
-// with the compiler's last lines), and the others are built; when none
-// builds, the error is the first one's *BrokenError, naming the package.
+// -benchmem), with cgo or without as Discover decided (Package.Cgo). A
+// package that does not build (Package.Broken, or the compiler's errors)
+// is a trouble of its own (results.TroubleNotBuilt, with the compiler's
+// last lines), and the others are built; when none builds, the error is
+// the first one's *BrokenError, naming the package. A package to be built
+// with cgo on a machine without a C compiler fails the whole build before
+// it starts, with CheckCompiler's error: the machine's, not the code's.
 func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, []results.Trouble, error) {
 	var buildable []Package
 	var troubles []results.Trouble
@@ -155,6 +158,9 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, [
 	}
 	if len(buildable) == 0 {
 		return nil, nil, brokenOnly(pkgs)
+	}
+	if err := CheckCompiler(ctx, t, buildable); err != nil {
+		return nil, nil, err
 	}
 	bins, broken, err := build(ctx, t, buildable, dir)
 	if err != nil {
@@ -215,14 +221,19 @@ func build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, [
 	if err := t.Sandbox.Own(dir); err != nil {
 		return nil, nil, err
 	}
-	toolchain, err := goCommand(ctx, t, "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM64", "CGO_ENABLED")
-	if err != nil {
-		return nil, nil, fmt.Errorf("go env: %w", err)
-	}
+	toolchains := map[bool]string{}
 	var out []Binary
 	var broken []unbuilt
 	for i, p := range pkgs {
 		start := time.Now()
+		pt := t.withCgo(p.Cgo)
+		toolchain, ok := toolchains[p.Cgo]
+		if !ok {
+			if toolchain, err = toolchainOf(ctx, pt); err != nil {
+				return nil, nil, err
+			}
+			toolchains[p.Cgo] = toolchain
+		}
 		bin, err := filepath.Abs(filepath.Join(dir, fmt.Sprintf("%d-%s.test", i, p.Name)))
 		if err != nil {
 			return nil, nil, err
@@ -237,20 +248,31 @@ func build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, [
 		// cannot turn it back on: go list takes them too).
 		args := append([]string{"test", "-c", "-trimpath", "-vet=off", "-o", bin, "-overlay", overlays.of(p)}, t.BuildFlags...)
 		args = append(args, p.ImportPath)
-		if _, err := goCommand(ctx, t, args...); err != nil {
+		if _, err := goCommand(ctx, pt, args...); err != nil {
 			if ctx.Err() != nil {
 				return nil, nil, ctx.Err()
 			}
 			broken = append(broken, unbuilt{p.ImportPath, fmt.Errorf("build the tests of %s: %w", p.ImportPath, err)})
 			continue
 		}
-		hash, err := Hash(bin, p.Dir, strings.Join(strings.Fields(string(toolchain)), " "), t.BuildFlags)
+		hash, err := Hash(bin, p.Dir, toolchain, t.BuildFlags)
 		if err != nil {
 			return nil, nil, err
 		}
 		out = append(out, Binary{Package: p, Path: bin, Test: names[i].Test, Built: time.Since(start), Hash: hash, Go: *t.Toolchain, Patches: patches})
 	}
 	return out, broken, nil
+}
+
+// toolchainOf is what decides a binary of t's go command but might not
+// show in it, for Hash: go env's version, GOOS, GOARCH, GOAMD64, GOARM64
+// and CGO_ENABLED, the empty ones left out.
+func toolchainOf(ctx context.Context, t Tree) (string, error) {
+	out, err := goCommand(ctx, t, "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM64", cgoVar)
+	if err != nil {
+		return "", fmt.Errorf("go env: %w", err)
+	}
+	return strings.Join(strings.Fields(string(out)), " "), nil
 }
 
 // overlayData is what the worker's templates are rendered with for one
