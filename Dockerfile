@@ -1,9 +1,10 @@
 # wirebench's action image: a static binary, the Go toolchain that the
-# same-runner A/B mode and a module's `go test` benchmarks build with, and
-# Valgrind, which counts the work of each benchmark (metric auto counts
-# instructions where Valgrind runs: docs/counted.md). The base is Debian's
-# slim image because Valgrind comes from Debian's packages, for amd64 and
-# arm64 alike; nothing else is installed.
+# same-runner A/B mode and a module's `go test` benchmarks build with, a C
+# compiler for the benchmarks whose packages use cgo, and Valgrind, which
+# counts the work of each benchmark (metric auto counts instructions where
+# Valgrind runs: docs/counted.md). The base is Debian's slim image because
+# Valgrind comes from Debian's packages, for amd64 and arm64 alike; nothing
+# else is installed.
 #
 # Multi-arch: the binary is cross-compiled on the build platform; the
 # toolchain and Debian stages are pulled for the target platform, so an
@@ -30,17 +31,21 @@ RUN CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH \
 FROM golang:${GO_VERSION} AS toolchain
 
 FROM debian:bookworm-slim
-# Valgrind (callgrind) for counted measurement, and the CA certificates
-# the go command needs to download modules; the binary carries its own.
+# Valgrind (callgrind) for counted measurement, the CA certificates the go
+# command needs to download modules (the binary carries its own), and gcc
+# with the C library's headers: a module's test binaries that link a
+# package using cgo are built with cgo, as go test builds them on an
+# ubuntu runner; every other is built without (CGO_ENABLED is left to
+# wirebench, not set here: internal/gotest/cgo.go). They add 204 MB to
+# the image, 73 MB compressed (docs/your-benchmarks.md, "cgo").
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends valgrind ca-certificates \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends valgrind ca-certificates gcc libc6-dev \
  && rm -rf /var/lib/apt/lists/*
 LABEL org.opencontainers.image.source="https://github.com/wirebench/wirebench" \
       org.opencontainers.image.description="wirebench: serialization benchmarks that gate pull requests"
 COPY --from=toolchain /usr/local/go /usr/local/go
 COPY --from=build /out/wirebench /wirebench
 ENV PATH=/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    CGO_ENABLED=0 \
     GOFLAGS=-buildvcs=false \
     GOTOOLCHAIN=local \
     GODEBUG=madvdontneed=0

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/template"
 	"time"
@@ -38,6 +39,10 @@ var (
 	registerSource string
 	//go:embed request.go.tmpl
 	requestSource string
+	//go:embed testingrequest.go.tmpl
+	testingRequestSource string
+	//go:embed testingcpuid.go.tmpl
+	testingCPUIDSource string
 
 	workerTmpl    = template.Must(template.New("worker").Parse(workerSource))
 	cloexecTmpl   = template.Must(template.New("cloexec").Parse(cloexecSource))
@@ -45,6 +50,9 @@ var (
 	testTmpl      = template.Must(template.New("test").Parse(testSource))
 	registerTmpl  = template.Must(template.New("register").Parse(registerSource))
 	requestTmpl   = template.Must(template.New("request").Parse(requestSource))
+
+	testingRequestTmpl = template.Must(template.New("testingrequest").Parse(testingRequestSource))
+	testingCPUIDTmpl   = template.Must(template.New("testingcpuid").Parse(testingCPUIDSource))
 )
 
 // helperFiles are the files of the worker's own package, by name in its
@@ -61,6 +69,12 @@ var helperFiles = []struct {
 // requestArchs are the architectures wirebench has the client request's
 // assembly for (callgrind.RequestAssembly).
 var requestArchs = []string{"amd64", "arm64"}
+
+// testingRequest is the client request's name in the testing package of
+// the build of a package that uses cgo (Package.UsesCgo), whose own .s
+// files the go command gives to the C compiler: there the worker's
+// request file registers it (testingRequestFiles).
+const testingRequest = "WirebenchClientRequest"
 
 // Binary is one package's test binary with the worker in it.
 type Binary struct {
@@ -125,10 +139,13 @@ var ErrNoWorker = errors.New("the worker cannot be built into this package's tes
 
 // Build compiles every package's test binary into dir, with the worker
 // added by an overlay and the benchmarks' memory statistics on (as
-// -benchmem). A package that does not build (Package.Broken, or the
-// compiler's errors) is a trouble of its own (results.TroubleNotBuilt,
-// with the compiler's last lines), and the others are built; when none
-// builds, the error is the first one's *BrokenError, naming the package.
+// -benchmem), with cgo or without as Discover decided (Package.Cgo). A
+// package that does not build (Package.Broken, or the compiler's errors)
+// is a trouble of its own (results.TroubleNotBuilt, with the compiler's
+// last lines), and the others are built; when none builds, the error is
+// the first one's *BrokenError, naming the package. A package to be built
+// with cgo on a machine without a C compiler fails the whole build before
+// it starts, with CheckCompiler's error: the machine's, not the code's.
 func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, []results.Trouble, error) {
 	var buildable []Package
 	var troubles []results.Trouble
@@ -141,6 +158,9 @@ func Build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, [
 	}
 	if len(buildable) == 0 {
 		return nil, nil, brokenOnly(pkgs)
+	}
+	if err := CheckCompiler(ctx, t, buildable); err != nil {
+		return nil, nil, err
 	}
 	bins, broken, err := build(ctx, t, buildable, dir)
 	if err != nil {
@@ -166,7 +186,7 @@ type unbuilt struct {
 // and the packages whose build failed; the error is not one package's
 // (the toolchain, the overlay, the file system).
 func build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, []unbuilt, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "overlay"), 0o755); err != nil {
 		return nil, nil, err
 	}
 	if t.Toolchain == nil {
@@ -186,16 +206,13 @@ func build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, [
 		// patch set of the toolchain's release, each patch where its
 		// file has the release's text. A toolchain of a release without
 		// a set is counted unseeded, and says so.
-		if err := os.MkdirAll(filepath.Join(dir, "overlay"), 0o755); err != nil {
-			return nil, nil, err
-		}
 		p, entries, err := applyPatches(t.Toolchain.Root(), t.Toolchain.Version, filepath.Join(dir, "overlay"))
 		if err != nil {
 			return nil, nil, err
 		}
 		patches, extra = &p, entries
 	}
-	overlay, names, err := writeOverlay(pkgs, filepath.Join(dir, "overlay"), extra, patches)
+	overlays, names, err := writeOverlays(pkgs, t.Toolchain.Root(), filepath.Join(dir, "overlay"), extra, patches)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -204,14 +221,19 @@ func build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, [
 	if err := t.Sandbox.Own(dir); err != nil {
 		return nil, nil, err
 	}
-	toolchain, err := goCommand(ctx, t, "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM64", "CGO_ENABLED")
-	if err != nil {
-		return nil, nil, fmt.Errorf("go env: %w", err)
-	}
+	toolchains := map[bool]string{}
 	var out []Binary
 	var broken []unbuilt
 	for i, p := range pkgs {
 		start := time.Now()
+		pt := t.withCgo(p.Cgo)
+		toolchain, ok := toolchains[p.Cgo]
+		if !ok {
+			if toolchain, err = toolchainOf(ctx, pt); err != nil {
+				return nil, nil, err
+			}
+			toolchains[p.Cgo] = toolchain
+		}
 		bin, err := filepath.Abs(filepath.Join(dir, fmt.Sprintf("%d-%s.test", i, p.Name)))
 		if err != nil {
 			return nil, nil, err
@@ -224,22 +246,33 @@ func build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, [
 		// in the overlay, where the go command cannot start vet; a
 		// measurement has no use for vet's findings (the build flags
 		// cannot turn it back on: go list takes them too).
-		args := append([]string{"test", "-c", "-trimpath", "-vet=off", "-o", bin, "-overlay", overlay}, t.BuildFlags...)
+		args := append([]string{"test", "-c", "-trimpath", "-vet=off", "-o", bin, "-overlay", overlays.of(p)}, t.BuildFlags...)
 		args = append(args, p.ImportPath)
-		if _, err := goCommand(ctx, t, args...); err != nil {
+		if _, err := goCommand(ctx, pt, args...); err != nil {
 			if ctx.Err() != nil {
 				return nil, nil, ctx.Err()
 			}
 			broken = append(broken, unbuilt{p.ImportPath, fmt.Errorf("build the tests of %s: %w", p.ImportPath, err)})
 			continue
 		}
-		hash, err := Hash(bin, p.Dir, strings.Join(strings.Fields(string(toolchain)), " "), t.BuildFlags)
+		hash, err := Hash(bin, p.Dir, toolchain, t.BuildFlags)
 		if err != nil {
 			return nil, nil, err
 		}
 		out = append(out, Binary{Package: p, Path: bin, Test: names[i].Test, Built: time.Since(start), Hash: hash, Go: *t.Toolchain, Patches: patches})
 	}
 	return out, broken, nil
+}
+
+// toolchainOf is what decides a binary of t's go command but might not
+// show in it, for Hash: go env's version, GOOS, GOARCH, GOAMD64, GOARM64
+// and CGO_ENABLED, the empty ones left out.
+func toolchainOf(ctx context.Context, t Tree) (string, error) {
+	out, err := goCommand(ctx, t, "env", "GOVERSION", "GOOS", "GOARCH", "GOAMD64", "GOARM64", cgoVar)
+	if err != nil {
+		return "", fmt.Errorf("go env: %w", err)
+	}
+	return strings.Join(strings.Fields(string(out)), " "), nil
 }
 
 // overlayData is what the worker's templates are rendered with for one
@@ -259,65 +292,151 @@ type overlayData struct {
 	MonitorZero, MonitorDump          string
 	RuntimeSeed                       bool
 	RuntimeSeedVar, SeededRandom      string
+	// CgoRequest: the package uses cgo, so its request file registers
+	// the testing package's client request, TestingRequest.
+	CgoRequest     bool
+	TestingRequest string
+}
+
+// overlayFiles are the go command's overlay files of a build: plain for
+// every package, cgo (plain and the client request in the testing
+// package, testingRequestFiles) for those that use cgo.
+type overlayFiles struct{ plain, cgo string }
+
+// of is the overlay file p is built with.
+func (o overlayFiles) of(p Package) string {
+	if p.UsesCgo {
+		return o.cgo
+	}
+	return o.plain
+}
+
+// writeOverlays writes the overlay files of a build into dir: the
+// worker's files for every package (writeOverlay) and, when a package
+// uses cgo, a second file that also adds the client request to the
+// testing package of the toolchain at root. It returns them and the
+// worker's names in each package.
+func writeOverlays(pkgs []Package, root, dir string, extra map[string]string, patches *Patches) (overlayFiles, []workerNames, error) {
+	replace, names, err := writeOverlay(pkgs, dir, extra, patches)
+	if err != nil {
+		return overlayFiles{}, nil, err
+	}
+	var o overlayFiles
+	if o.plain, err = writeReplace(filepath.Join(dir, "overlay.json"), replace); err != nil {
+		return overlayFiles{}, nil, err
+	}
+	if !slices.ContainsFunc(pkgs, func(p Package) bool { return p.UsesCgo }) {
+		return o, names, nil
+	}
+	testing, err := testingRequestFiles(root, dir)
+	if err != nil {
+		return overlayFiles{}, nil, err
+	}
+	maps.Copy(replace, testing)
+	o.cgo, err = writeReplace(filepath.Join(dir, "overlay-cgo.json"), replace)
+	return o, names, err
+}
+
+// writeReplace writes the go command's overlay file at path, replacing
+// the files of replace's keys with those of its values.
+func writeReplace(path string, replace map[string]string) (string, error) {
+	data, err := json.Marshal(map[string]any{"Replace": replace})
+	if err != nil {
+		return "", err
+	}
+	return path, os.WriteFile(path, data, 0o644)
+}
+
+// testingRequestFiles renders into dir the client request
+// (testingRequest and, on amd64, its CPUID reads) as files of the testing
+// package of the toolchain at root, and returns the overlay entries that
+// add them: the requests of a worker in a package that uses cgo, whose
+// own .s files the go command gives to the C compiler. The testing
+// package is in every test binary, and its directory is on disk, where
+// the assembler runs.
+func testingRequestFiles(root, dir string) (map[string]string, error) {
+	pkg := filepath.Join(root, "src", "testing")
+	data := struct{ TestingRequest string }{testingRequest}
+	replace := map[string]string{}
+	for _, f := range []struct {
+		name string
+		tmpl *template.Template
+	}{{"zz_wirebench_request.go", testingRequestTmpl}, {"zz_wirebench_cpuid_amd64.go", testingCPUIDTmpl}} {
+		var b bytes.Buffer
+		if err := f.tmpl.Execute(&b, data); err != nil {
+			return nil, fmt.Errorf("render %s for the testing package: %w", f.name, err)
+		}
+		src := filepath.Join(dir, "testing-"+f.name)
+		if err := os.WriteFile(src, b.Bytes(), 0o644); err != nil {
+			return nil, err
+		}
+		replace[filepath.Join(pkg, f.name)] = src
+	}
+	for _, arch := range requestArchs {
+		name := "zz_wirebench_request_" + arch + ".s"
+		src := filepath.Join(dir, "testing-"+name)
+		if err := os.WriteFile(src, []byte(callgrind.RequestAssembly(arch, testingRequest)), 0o644); err != nil {
+			return nil, err
+		}
+		replace[filepath.Join(pkg, name)] = src
+	}
+	return replace, nil
 }
 
 // writeOverlay renders the worker's files for every package into dir and
-// writes the go command's overlay file mapping them into the packages,
-// with the extra entries (the patched testing package and runtime);
-// patches says what was patched (nil: nothing, an uncounted build), and
-// so what the worker's handshake says: whether the testing package calls
-// TimerHook, whether the runtime takes its seed from SeedVar. It returns
-// the overlay file and the worker's names in each package.
-func writeOverlay(pkgs []Package, dir string, extra map[string]string, patches *Patches) (string, []workerNames, error) {
+// returns the overlay's entries mapping them into the packages, with the
+// extra entries (the patched testing package and runtime); patches says
+// what was patched (nil: nothing, an uncounted build), and so what the
+// worker's handshake says: whether the testing package calls TimerHook,
+// whether the runtime takes its seed from SeedVar. It returns them and
+// the worker's names in each package.
+func writeOverlay(pkgs []Package, dir string, extra map[string]string, patches *Patches) (map[string]string, []workerNames, error) {
 	hooks, seeded := false, false
 	if patches != nil {
 		hooks, seeded = patches.Hooks(), patches.Seeded()
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
 	replace := maps.Clone(extra)
 	var all []workerNames
 	for i, p := range pkgs {
 		if p.Name == "main" && len(p.External) > 0 {
-			return "", nil, fmt.Errorf("%s: %w: its benchmarks %s are in package main_test, which cannot import package main", p.ImportPath, ErrNoWorker, strings.Join(p.External, ", "))
+			return nil, nil, fmt.Errorf("%s: %w: its benchmarks %s are in package main_test, which cannot import package main", p.ImportPath, ErrNoWorker, strings.Join(p.External, ", "))
 		}
 		names, err := chooseNames(p)
 		if err != nil {
-			return "", nil, err
+			return nil, nil, err
 		}
 		files, err := workerFiles(p, names, hooks, seeded)
 		if err != nil {
-			return "", nil, err
+			return nil, nil, err
 		}
 		for target, content := range files {
 			src := filepath.Join(dir, fmt.Sprintf("%d-%s", i, filepath.Base(target)))
 			if err := os.WriteFile(src, content, 0o644); err != nil {
-				return "", nil, fmt.Errorf("write the worker's %s for %s: %w", filepath.Base(target), p.ImportPath, err)
+				return nil, nil, fmt.Errorf("write the worker's %s for %s: %w", filepath.Base(target), p.ImportPath, err)
 			}
 			replace[target] = src
 		}
 		all = append(all, names)
 	}
-	data, err := json.Marshal(map[string]any{"Replace": replace})
-	if err != nil {
-		return "", nil, err
-	}
-	path := filepath.Join(dir, "overlay.json")
-	return path, all, os.WriteFile(path, data, 0o644)
+	return replace, all, nil
 }
 
 // workerFiles renders the worker's files for p, by the path each takes:
 // in p's directory, its test function, the external test package's
 // registration (when it has benchmarks), and the client request's Go
-// declarations and assembly for each of requestArchs; in the worker's
-// package's directory beside them, the worker. No two have one name
-// (writeOverlay names its copies by it).
+// declarations and assembly for each of requestArchs (for a package that
+// uses cgo, no assembly: its request files register the testing
+// package's, testingRequestFiles); in the worker's package's directory
+// beside them, the worker. No two have one name (writeOverlay names its
+// copies by it).
 func workerFiles(p Package, names workerNames, hooks, seeded bool) (map[string][]byte, error) {
 	data := overlayData{p.Name, p.ImportPath, p.Internal, p.External, names.Tag, names.Test, names.HelperPath, "",
 		worker.Version, hooks, TimerHook, TimerStop, TimerStart, TimerReset, TimerEnd,
 		worker.DirtyHeap, worker.DirtyHeapBytes, worker.AllThreads, callgrind.MonitorZero, callgrind.MonitorDump,
-		seeded, worker.RuntimeSeedVar, worker.SeededRandom}
+		seeded, worker.RuntimeSeedVar, worker.SeededRandom, p.UsesCgo, testingRequest}
 	out := map[string][]byte{}
 	render := func(target string, tmpl *template.Template, data overlayData) error {
 		var b bytes.Buffer
@@ -341,7 +460,9 @@ func workerFiles(p Package, names workerNames, hooks, seeded bool) (map[string][
 		if err := render(filepath.Join(p.Dir, names.RequestFile(arch)), requestTmpl, archData); err != nil {
 			return nil, err
 		}
-		out[filepath.Join(p.Dir, names.AssemblyFile(arch))] = []byte(callgrind.RequestAssembly(arch, names.Tag+"ClientRequest"))
+		if !p.UsesCgo {
+			out[filepath.Join(p.Dir, names.AssemblyFile(arch))] = []byte(callgrind.RequestAssembly(arch, names.Tag+"ClientRequest"))
+		}
 	}
 	for _, f := range helperFiles {
 		if err := render(filepath.Join(names.HelperDir, f.name), f.tmpl, data); err != nil {

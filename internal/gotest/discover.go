@@ -45,6 +45,20 @@ type Package struct {
 	// when none does: the worker, one of its tests, runs only if it calls
 	// m.Run.
 	TestMain string
+	// Cgo says its test binary is built with cgo (CGO_ENABLED=1): the
+	// environment's CGO_ENABLED=1, or, where the environment sets none,
+	// NeedsCgo (cgo.go).
+	Cgo bool
+	// NeedsCgo are the packages outside the standard library that use
+	// cgo and that its test binary links, the package itself among them
+	// when it does: what makes it need cgo. Empty when the environment's
+	// CGO_ENABLED decided.
+	NeedsCgo []string
+	// UsesCgo says the package's own files use cgo in its build: the go
+	// command then gives its .s files to the C compiler, so the worker's
+	// client request cannot be Go assembly in the package (Build puts it
+	// in the testing package of its build).
+	UsesCgo bool
 }
 
 // Benchmarks is every benchmark function of p, sorted.
@@ -87,10 +101,7 @@ type Tree struct {
 // checkout of the base inside the head's workspace never builds with the
 // head's workspace.
 func (t Tree) goEnv() []string {
-	env := t.Env
-	if env == nil {
-		env = os.Environ()
-	}
+	env := t.env()
 	work := "off"
 	if root, err := ModuleRoot(t.Dir); err == nil {
 		if _, err := os.Stat(filepath.Join(root, "go.work")); err == nil {
@@ -135,9 +146,19 @@ func ModuleRoot(dir string) (string, error) {
 
 // listed is what go list says of a package.
 type listed struct {
-	ImportPath, Dir, Name     string
-	TestGoFiles, XTestGoFiles []string
-	Error                     *struct{ Err string }
+	ImportPath, Dir, Name             string
+	TestGoFiles, XTestGoFiles         []string
+	CgoFiles, SwigFiles, SwigCXXFiles []string
+	Error                             *struct{ Err string }
+}
+
+// listFields are the fields of listed, for go list -json.
+const listFields = "ImportPath,Dir,Name,TestGoFiles,XTestGoFiles,CgoFiles,SwigFiles,SwigCXXFiles,Error"
+
+// usesCgo reports whether a package with these files is built by cgo:
+// Go files that import "C", or SWIG interface files.
+func usesCgo(cgoFiles, swigFiles, swigCXXFiles []string) bool {
+	return len(cgoFiles)+len(swigFiles)+len(swigCXXFiles) > 0
 }
 
 // ErrNoBenchmarks is wrapped when the packages selected have no benchmark
@@ -146,27 +167,32 @@ var ErrNoBenchmarks = errors.New("no benchmark functions")
 
 // Discover lists the packages patterns select in t (go list) and finds
 // the benchmark functions in their test files: the functions
-// BenchmarkXxx(b *testing.B) the go command would run.
+// BenchmarkXxx(b *testing.B) the go command would run. It also decides
+// which packages' test binaries are built with cgo (cgo.go): a package is
+// listed as it is built, with cgo or without.
 func Discover(ctx context.Context, t Tree, patterns []string) ([]Package, error) {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	args := append([]string{"list", "-e", "-json=ImportPath,Dir,Name,TestGoFiles,XTestGoFiles,Error"}, t.BuildFlags...)
-	args = append(args, patterns...)
-	out, err := goCommand(ctx, t, args...)
+	on, explicit, err := explicitCgo(t.env())
 	if err != nil {
-		return nil, fmt.Errorf("go list %s in %s: %w", strings.Join(patterns, " "), t.Dir, err)
+		return nil, err
+	}
+	var chosen []listed
+	var needs map[string][]string
+	if explicit {
+		chosen, err = list(ctx, t, patterns)
+	} else {
+		chosen, needs, err = listByCgo(ctx, t, patterns)
+	}
+	if err != nil {
+		return nil, err
 	}
 	var pkgs []Package
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for {
-		var l listed
-		if err := dec.Decode(&l); errors.Is(err, io.EOF) {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("go list: %w", err)
-		}
-		p := Package{ImportPath: l.ImportPath, Dir: l.Dir, Name: l.Name}
+	for _, l := range chosen {
+		p := Package{ImportPath: l.ImportPath, Dir: l.Dir, Name: l.Name, NeedsCgo: needs[l.ImportPath]}
+		p.Cgo = on || len(p.NeedsCgo) > 0
+		p.UsesCgo = p.Cgo && usesCgo(l.CgoFiles, l.SwigFiles, l.SwigCXXFiles)
 		if l.Error != nil {
 			if len(l.TestGoFiles)+len(l.XTestGoFiles) == 0 {
 				// No test file: no benchmark to lose. go test -bench
@@ -193,6 +219,78 @@ func Discover(ctx context.Context, t Tree, patterns []string) ([]Package, error)
 		return nil, broken // nothing to measure but what does not build
 	}
 	return pkgs, nil
+}
+
+// listByCgo lists the packages of patterns as they are built when the
+// environment leaves cgo to wirebench: those whose test binaries need
+// cgo (cgoNeeds, asked of the packages with benchmark functions as go
+// list sees them with cgo on) as listed with cgo, every other as listed
+// without. It returns the listing, in go list's order, and the packages
+// that need cgo with what they need.
+func listByCgo(ctx context.Context, t Tree, patterns []string) ([]listed, map[string][]string, error) {
+	withCgo, err := list(ctx, t.withCgo(true), patterns)
+	if err != nil {
+		return nil, nil, err
+	}
+	var benched []string
+	byPath := map[string]listed{}
+	for _, l := range withCgo {
+		if l.Error == nil && hasBenchmarks(l) {
+			benched = append(benched, l.ImportPath)
+			byPath[l.ImportPath] = l
+		}
+	}
+	needs, err := cgoNeeds(ctx, t, benched)
+	if err != nil {
+		return nil, nil, err
+	}
+	chosen, err := list(ctx, t.withCgo(false), patterns)
+	if err != nil {
+		return nil, nil, err
+	}
+	seen := map[string]bool{}
+	for i, l := range chosen {
+		if _, ok := needs[l.ImportPath]; ok {
+			chosen[i], seen[l.ImportPath] = byPath[l.ImportPath], true
+		}
+	}
+	// A package whose files all need cgo may be no package at all
+	// without it (./... leaves it out).
+	for _, path := range benched {
+		if _, ok := needs[path]; ok && !seen[path] {
+			chosen = append(chosen, byPath[path])
+		}
+	}
+	return chosen, needs, nil
+}
+
+// hasBenchmarks reports whether the test files of l declare a benchmark
+// function (a file that does not parse: no, here; Discover says why).
+func hasBenchmarks(l listed) bool {
+	var p Package
+	return p.findBenchmarks(l) == nil && len(p.Internal)+len(p.External) > 0
+}
+
+// list is go list -e of patterns in t: every package they select, each
+// with its error, if any.
+func list(ctx context.Context, t Tree, patterns []string) ([]listed, error) {
+	args := append([]string{"list", "-e", "-json=" + listFields}, t.BuildFlags...)
+	args = append(args, patterns...)
+	out, err := goCommand(ctx, t, args...)
+	if err != nil {
+		return nil, fmt.Errorf("go list %s in %s: %w", strings.Join(patterns, " "), t.Dir, err)
+	}
+	var all []listed
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var l listed
+		if err := dec.Decode(&l); errors.Is(err, io.EOF) {
+			return all, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("go list: %w", err)
+		}
+		all = append(all, l)
+	}
 }
 
 // findBenchmarks fills p's benchmark functions, and the file of its

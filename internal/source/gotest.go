@@ -235,6 +235,9 @@ func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Prog
 		stop()
 		return nil, nil, err
 	}
+	if note := cgoNote(pkgs); note != "" {
+		fmt.Fprintf(t.progress, "wirebench: %s\n", note)
+	}
 	bins, troubles, err := gotest.Build(ctx, gt, pkgs, dir)
 	stop()
 	if err != nil {
@@ -289,6 +292,22 @@ func patchesText(p *gotest.Patches) string {
 		return ""
 	}
 	return p.String()
+}
+
+// cgoNote says which packages are built with cgo because their test
+// binaries need it (gotest.Package.NeedsCgo), or "" when none is: the
+// rest, and every package of a module without cgo, are built without.
+func cgoNote(pkgs []gotest.Package) string {
+	var names []string
+	for _, p := range pkgs {
+		if p.Cgo && len(p.NeedsCgo) > 0 {
+			names = append(names, p.ImportPath)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the test binaries of %s link a package that uses cgo: they are built with CGO_ENABLED=1, every other without", strings.Join(names, ", "))
 }
 
 // goTestEnv is the go command's environment for a user's module: the
