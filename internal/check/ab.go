@@ -97,9 +97,13 @@ func (r AB) Run(ctx context.Context, progress io.Writer) (*ab.Outcome, error) {
 		return nil, fmt.Errorf("%w: %v", program.ErrSetup, err)
 	}
 	progs := map[string]program.Program{}
-	for _, side := range []struct{ label, tree string }{{"base", r.Base}, {"head", r.Head}} {
+	for _, side := range []struct{ label, tree, other string }{{"base", r.Base, r.Head}, {"head", r.Head, r.Base}} {
 		t0 := time.Now()
-		prog, troubles, err := r.Target.Build(ctx, side.tree, filepath.Join(dir, side.label))
+		target := r.Target
+		if p, ok := target.(program.Pairable); ok {
+			target = p.Beside(side.other)
+		}
+		prog, troubles, err := target.Build(ctx, side.tree, filepath.Join(dir, side.label))
 		if err != nil {
 			return nil, &program.SideError{Side: side.label, Err: fmt.Errorf("the %s (%s): %w", side.label, side.tree, err)}
 		}

@@ -195,6 +195,7 @@ func build(ctx context.Context, t Tree, pkgs []Package, dir string) ([]Binary, [
 			return nil, nil, err
 		}
 	}
+	pkgs = withPeer(t, pkgs)
 	extra := map[string]string{}
 	var patches *Patches
 	if t.TimerHooks {
@@ -470,4 +471,30 @@ func workerFiles(p Package, names workerNames, hooks, seeded bool) (map[string][
 		}
 	}
 	return out, nil
+}
+
+// withPeer is pkgs with, for each, its directory in t.Peer's checkout
+// among its Peers (the same path from the module's root): the worker's
+// names avoid both sides' (Package.Peers). Without a peer, pkgs.
+func withPeer(t Tree, pkgs []Package) []Package {
+	if t.Peer == "" {
+		return pkgs
+	}
+	root, err := ModuleRoot(t.Dir)
+	if err != nil {
+		return pkgs
+	}
+	peer, err := ModuleRoot(t.Peer)
+	if err != nil {
+		return pkgs
+	}
+	out := slices.Clone(pkgs)
+	for i, p := range out {
+		rel, err := filepath.Rel(root, p.Dir)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		out[i].Peers = append(slices.Clone(p.Peers), filepath.Join(peer, rel))
+	}
+	return out
 }

@@ -36,6 +36,15 @@ type Package struct {
 	// machine's CPUs; counted, Valgrind runs their goroutines one at a
 	// time.
 	Parallel []string
+	// Peers are other directories of this package (its directory in the
+	// other side's checkout, Tree.Peer) whose names the worker's must
+	// avoid as well: both builds then give their workers one tag, and
+	// their processes of one seed draw alike. Measured on msgpack/v5's
+	// StringSlice: a head whose test file declared wirebenchSpin took
+	// the tag wirebench2 and the base wirebench, and their pairs of one
+	// seed came out 1.1% apart (sync.Map's trie, HashTrieMap.Load), where
+	// one tag keeps them 0.001% apart.
+	Peers []string
 	// Broken, when set, says why the package cannot be built: go list's
 	// error, or a test file that does not parse (its benchmarks are then
 	// unknown). Build does not build it; it is the package's row, not
@@ -94,6 +103,11 @@ type Tree struct {
 	// fetched are kept (UseToolchain); "" is the sandbox's cache, or the
 	// default sandbox's.
 	ToolchainCache string
+	// Peer, when set, is another checkout of the module (the other side
+	// of a same-runner A/B): the worker's names in a package avoid the
+	// names of the peer's package of the same path too, so that both
+	// builds' workers are named alike (Package.Peers).
+	Peer string
 }
 
 // goEnv is the go command's environment for t: t.Env, with GOWORK set to

@@ -72,6 +72,16 @@ func chooseNames(p Package) (workerNames, error) {
 	for i, e := range entries {
 		files[i] = e.Name()
 	}
+	for _, dir := range p.Peers {
+		// The other side's package: its names count too (a peer that
+		// cannot be read, or has no such package, adds none).
+		if more, err := os.ReadDir(dir); err == nil {
+			declared = append(declared, declaredNames(dir, more)...)
+			for _, e := range more {
+				files = append(files, e.Name())
+			}
+		}
+	}
 	for i := 1; i <= maxTags; i++ {
 		tag := "wirebench"
 		if i > 1 {

@@ -211,3 +211,33 @@ func materialize(t *testing.T, overlay, dir string) []string {
 	slices.Sort(written)
 	return written
 }
+
+// TestNamesBesidePeer: a package built beside the other side's checkout
+// (Tree.Peer) takes a tag that clashes with neither side's names, so the
+// base, which declares none, and a head that declares wirebenchSpin both
+// take wirebench2 (their processes of one seed then pair); a peer
+// without the package adds nothing.
+func TestNamesBesidePeer(t *testing.T) {
+	base, head := t.TempDir(), t.TempDir()
+	writeFiles(t, base, map[string]string{"go.mod": "module example.com/m\n", "a/a.go": "package a\n"})
+	writeFiles(t, head, map[string]string{"go.mod": "module example.com/m\n", "a/a.go": "package a\n\nfunc wirebenchSpin() {}\n"})
+	for _, tt := range []struct {
+		name, dir, peer, tag string
+	}{
+		{"the base alone", base, "", "wirebench"},
+		{"the base beside the head", base, head, "wirebench2"},
+		{"the head beside the base", head, base, "wirebench2"},
+		{"a peer without the package", base, t.TempDir(), "wirebench"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			pkgs := withPeer(Tree{Dir: tt.dir, Peer: tt.peer}, []Package{{ImportPath: "example.com/m/a", Dir: filepath.Join(tt.dir, "a"), Name: "a"}})
+			got, err := chooseNames(pkgs[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Tag != tt.tag {
+				t.Errorf("tag %s, want %s", got.Tag, tt.tag)
+			}
+		})
+	}
+}

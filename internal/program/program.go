@@ -30,6 +30,14 @@ type Target interface {
 	Build(ctx context.Context, tree, dir string) (Program, []results.Trouble, error)
 }
 
+// Pairable is a Target that can build one side of a same-runner A/B
+// beside the other side's tree, so that the two builds differ only in
+// the trees' own code (a go test target names both sides' workers
+// alike).
+type Pairable interface {
+	Beside(peer string) Target
+}
+
 // Program is one build: the worker processes that together serve its
 // benchmarks (the suite's one command, or a test binary per package).
 type Program []Part

@@ -192,7 +192,7 @@ func known(prog program.Program, baseline map[string]string) (hashes map[string]
 // calls RunParallel: program.Part.Parallel), in the package's directory
 // (where its testdata is).
 func (g GoTest) Target(p Plan) program.Target {
-	return goTestTarget{g, p.Sandbox, p.progress(), p.Count != nil}
+	return goTestTarget{g: g, sandbox: p.Sandbox, progress: p.progress(), counted: p.Count != nil}
 }
 
 type goTestTarget struct {
@@ -202,16 +202,27 @@ type goTestTarget struct {
 	// counted builds the binaries with the testing package's timer hooks
 	// (gotest.Tree.TimerHooks).
 	counted bool
+	// peer is the other side's tree of a same-runner A/B (Beside).
+	peer string
 }
 
 func (t goTestTarget) CheckTree(tree string) error { return program.CheckModule(tree) }
+
+// Beside is t building beside the checkout peer, the other side of a
+// same-runner A/B: each package's worker is named so as to clash with
+// neither side's names, so both builds' workers have one name
+// (gotest.Tree.Peer).
+func (t goTestTarget) Beside(peer string) program.Target {
+	t.peer = peer
+	return t
+}
 
 func (t goTestTarget) Build(ctx context.Context, tree, dir string) (program.Program, []results.Trouble, error) {
 	tree, err := readableTree(t.sandbox, tree, t.progress)
 	if err != nil {
 		return nil, nil, err
 	}
-	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env), Sandbox: t.sandbox, TimerHooks: t.counted}
+	gt := gotest.Tree{Dir: tree, BuildFlags: t.g.BuildFlags, Env: goTestEnv(t.g.Env), Sandbox: t.sandbox, TimerHooks: t.counted, Peer: t.peer}
 	// Finding the packages may download the module's dependencies (and
 	// the toolchain its go.mod asks for), and building compiles them:
 	// tens of seconds on a cold cache.
