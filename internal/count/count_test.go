@@ -195,3 +195,35 @@ func TestUnder(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrationHeartbeat: the native calibration says what it is
+// doing every beat (the workers' start, which lists every benchmark by
+// running it, and each warm-up), and stops saying it when stopped.
+func TestCalibrationHeartbeat(t *testing.T) {
+	lines := lineChan(make(chan string, 100))
+	r := &run{o: Options{Progress: lines}, start: time.Now(), beat: 20 * time.Millisecond}
+	c := r.calibrating("base")
+	next := func() string {
+		select {
+		case l := <-lines:
+			return l
+		case <-time.After(5 * time.Second):
+			t.Fatal("no heartbeat in 5s")
+			return ""
+		}
+	}
+	if l := next(); !strings.HasPrefix(l, "wirebench: calibrating the base natively: starting the workers, which list their benchmarks by running each once; ") {
+		t.Errorf("first beat %q", l)
+	}
+	c.set("warming up benchmark 3 of 400, example.com/m BenchmarkX")
+	for l := next(); !strings.Contains(l, "warming up benchmark 3 of 400"); l = next() {
+	}
+	c.stop()
+	for len(lines) > 0 {
+		<-lines
+	}
+	time.Sleep(100 * time.Millisecond)
+	if len(lines) > 0 {
+		t.Errorf("a heartbeat after stop: %q", <-lines)
+	}
+}
