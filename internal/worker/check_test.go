@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/wirebench/wirebench/internal/results"
 )
 
 // helloLine is a valid handshake line announcing names.
@@ -104,7 +106,7 @@ func TestBadHandshakes(t *testing.T) {
 }
 
 // TestReplyErrorAbbreviated: a worker's error message is cut before it
-// reaches errors and reports.
+// reaches errors and reports, to what a trouble's row may say.
 func TestReplyErrorAbbreviated(t *testing.T) {
 	c, err := scripted(t, helloLine(t, "BenchmarkX")+`{"id":1,"ok":false,"error":"`+strings.Repeat("e", 10000)+`"}`+"\n")
 	if err != nil {
@@ -112,8 +114,8 @@ func TestReplyErrorAbbreviated(t *testing.T) {
 	}
 	_, err = c.Run(context.Background(), "BenchmarkX", 1, 0)
 	var re *ReplyError
-	if !errors.As(err, &re) || len(re.Msg) > 200 {
-		t.Fatalf("err = %.300v, want a ReplyError of at most 200 bytes", err)
+	if max := results.MaxTroubleWhy + len("…"); !errors.As(err, &re) || len(re.Msg) > max {
+		t.Fatalf("err = %.300v, want a ReplyError of at most %d bytes", err, max)
 	}
 }
 

@@ -232,7 +232,9 @@ func (c *Client) callWithin(ctx context.Context, req Request, timeout time.Durat
 		return Reply{}, fmt.Errorf("%w: %s worker: %s: reply to request %d, want %d (protocol out of step)", ErrProtocol, c.Label, req.what(), rep.ID, req.ID)
 	}
 	if !rep.OK {
-		return rep, &ReplyError{Label: c.Label, Op: req.Op, Name: req.Name, Msg: abbreviate([]byte(rep.Error)), Trouble: rep.Trouble}
+		// The benchmark's own message (a skip's, a failure's) is what its
+		// row says: bounded as a row's, not as a line of the protocol.
+		return rep, &ReplyError{Label: c.Label, Op: req.Op, Name: req.Name, Msg: abbreviateTo([]byte(rep.Error), results.MaxTroubleWhy), Trouble: rep.Trouble}
 	}
 	if err := rep.check(req); err != nil {
 		return Reply{}, fmt.Errorf("%w: %s worker: %s: %v", ErrProtocol, c.Label, req.what(), err)

@@ -231,9 +231,14 @@ func (s *server) handle(line []byte, tooLong bool) (rep Reply, quit bool) {
 	return rep, req.Op == OpQuit
 }
 
-func abbreviate(line []byte) string {
-	const n = 120
+func abbreviate(line []byte) string { return abbreviateTo(line, 120) }
+
+// abbreviateTo is line cut to n bytes (at a rune's start) and "…".
+func abbreviateTo(line []byte, n int) string {
 	if len(line) > n {
+		for n > 0 && line[n]&0xC0 == 0x80 {
+			n--
+		}
 		return string(line[:n]) + "…"
 	}
 	return string(line)
