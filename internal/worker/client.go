@@ -443,39 +443,34 @@ func Start(ctx context.Context, label string, c Command, stderr io.Writer) (*Cli
 		diag = io.MultiWriter(tail, progress)
 	}
 	cmd.Stderr = diag
-	var requests io.WriteCloser
-	var replies io.Reader
-	var afterStart []io.Closer
+	// Both pipes are made here, not with cmd.StdinPipe/StdoutPipe: Wait,
+	// which a goroutine below calls at once, closes those, and a reply
+	// the worker wrote just before it exited could be lost to that close.
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	repR, repW, err := os.Pipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return nil, err
+	}
 	if c.FDs {
-		reqR, reqW, err := os.Pipe()
-		if err != nil {
-			return nil, err
-		}
-		repR, repW, err := os.Pipe()
-		if err != nil {
-			reqR.Close()
-			reqW.Close()
-			return nil, err
-		}
 		cmd.ExtraFiles = []*os.File{reqR, repW}
 		cmd.Stdout = diag
-		requests, replies, afterStart = reqW, repR, []io.Closer{reqR, repW}
 	} else {
-		stdin, err := cmd.StdinPipe()
-		if err != nil {
-			return nil, err
-		}
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			return nil, err
-		}
-		requests, replies = stdin, stdout
+		cmd.Stdin, cmd.Stdout = reqR, repW
 	}
-	err := startOn(cmd, c.CPUs)
+	var requests io.WriteCloser = reqW
+	afterStart := []io.Closer{reqR, repW}
+	err = startOn(cmd, c.CPUs)
 	for _, f := range afterStart {
 		f.Close() // the child's ends
 	}
 	if err != nil {
+		reqW.Close()
+		repR.Close()
 		return nil, fmt.Errorf("start the %s worker %s: %w", label, c.Path, err)
 	}
 	waitErr := make(chan error, 1)
@@ -487,7 +482,10 @@ func Start(ctx context.Context, label string, c Command, stderr io.Writer) (*Cli
 		waitErr <- err
 	}()
 	cl := &Client{Label: label, w: requests, lines: make(chan lineOrErr, 1), done: make(chan struct{}), cmd: cmd, stdin: requests, stderr: tail, waitErr: waitErr}
-	go readLines(replies, cl.lines, cl.done)
+	go func() {
+		readLines(repR, cl.lines, cl.done)
+		repR.Close()
+	}()
 	line, err := cl.next(ctx, DefaultTimeout)
 	if errors.Is(err, ErrProtocol) {
 		cmd.Process.Kill()
