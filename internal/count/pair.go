@@ -1,8 +1,10 @@
 package count
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/program"
@@ -82,17 +84,55 @@ func (p *Pair) First() int {
 }
 
 // jobs are the jobs of the first n processes of both builds, process k
-// of both with the seed Settings.Seed+k, base first.
+// of both with the seed Settings.Seed+k (pairJobs).
 func (p *Pair) jobs(n int) []*job {
 	r := p.r
 	var jobs []*job
 	for k := range n {
-		seed := r.o.Seed + uint64(k)
+		jobs = append(jobs, p.pairJobs(k, r.o.Seed+uint64(k), p.planB.forProcess(k), p.planH, "")...)
+	}
+	return sortPairs(jobs, r.o.Blocks)
+}
+
+// pairJobs are replicate k's jobs of both builds with seed, counting the
+// benchmarks of pb (the base's plan; the head's is ph): one process per
+// package (plan.byPackage) of each build, base first; kind names them
+// in the progress ("base kind process k").
+func (p *Pair) pairJobs(k int, seed uint64, pb, ph *plan, kind string) []*job {
+	parts := pb.byPackage()
+	var jobs []*job
+	for _, q := range parts {
+		label := fmt.Sprintf(" process %d", k+1)
+		if kind != "" {
+			label = " " + kind + label
+		}
+		if pkg, _ := results.SplitKey(q.names[0]); len(parts) > 1 && pkg != "" {
+			label += " (" + pkg + ")"
+		}
 		jobs = append(jobs,
-			&job{side: "base", label: fmt.Sprintf("base process %d", k+1), build: p.base, plan: p.planB.forProcess(k), seed: seed},
-			&job{side: "head", label: fmt.Sprintf("head process %d", k+1), build: p.head, plan: p.planB.forProcess(k).withBuild(p.planH), seed: seed})
+			&job{side: "base", label: "base" + label, build: p.base, plan: q, seed: seed, replicate: k},
+			&job{side: "head", label: "head" + label, build: p.head, plan: q.withBuild(ph), seed: seed, replicate: k})
 	}
 	return jobs
+}
+
+// sortPairs orders jobs, pairs of a base's and a head's, the costliest
+// pair first (by the base's estimate), so that the last to start are
+// short and no CPU waits through a long one alone; pairs of equal cost
+// keep their order.
+func sortPairs(jobs []*job, blocks int) []*job {
+	pairs := make([][2]*job, 0, len(jobs)/2)
+	for i := 0; i+1 < len(jobs); i += 2 {
+		pairs = append(pairs, [2]*job{jobs[i], jobs[i+1]})
+	}
+	slices.SortStableFunc(pairs, func(a, b [2]*job) int {
+		return cmp.Compare(b[0].plan.cost(blocks), a[0].plan.cost(blocks))
+	})
+	out := make([]*job, 0, len(jobs))
+	for _, pr := range pairs {
+		out = append(out, pr[0], pr[1])
+	}
+	return out
 }
 
 // stage decides how many processes of each build Count counts every
@@ -153,11 +193,9 @@ func (p *Pair) Rest(ctx context.Context, names []string) (base, head *results.Re
 		if len(kb.names) == 0 {
 			continue
 		}
-		seed := r.o.Seed + uint64(k)
-		jobs = append(jobs,
-			&job{side: "base", label: fmt.Sprintf("base process %d", k+1), build: p.base, plan: kb, seed: seed},
-			&job{side: "head", label: fmt.Sprintf("head process %d", k+1), build: p.head, plan: kb.withBuild(ph), seed: seed})
+		jobs = append(jobs, p.pairJobs(k-p.First(), r.o.Seed+uint64(k), kb, ph, "")...)
 	}
+	jobs = sortPairs(jobs, r.o.Blocks)
 	if len(jobs) == 0 {
 		return nil, nil, nil
 	}
@@ -200,28 +238,36 @@ func (p *Pair) fresh(ctx context.Context, names []string, kind string) (base, he
 	var jobs []*job
 	for k := range r.o.Processes {
 		p.again++
-		seed := r.o.Seed + uint64(r.o.Processes+p.again-1)
-		jobs = append(jobs,
-			&job{side: "base", label: fmt.Sprintf("base %s process %d", kind, k+1), build: p.base, plan: pb, seed: seed},
-			&job{side: "head", label: fmt.Sprintf("head %s process %d", kind, k+1), build: p.head, plan: ph, seed: seed})
+		jobs = append(jobs, p.pairJobs(k, r.o.Seed+uint64(r.o.Processes+p.again-1), pb, ph, kind)...)
 	}
-	return p.count(ctx, jobs, pb, ph)
+	return p.count(ctx, sortPairs(jobs, r.o.Blocks), pb, ph)
 }
 
-// count runs jobs, base and head, and returns each build's results.
+// count runs jobs, base and head, and returns each build's results: one
+// process's counts per replicate (job.replicate, from 0), its packages'
+// processes joined.
 func (p *Pair) count(ctx context.Context, jobs []*job, planB, planH *plan) (base, head *results.Results, err error) {
 	if err := p.r.runJobs(ctx, jobs); err != nil {
 		return nil, nil, err
 	}
-	var procsB, procsH []processCounts
+	return p.r.results("base", p.base, p.calB, planB, replicates(jobs, "base")), p.r.results("head", p.head, p.calH, planH, replicates(jobs, "head")), nil
+}
+
+// replicates joins the counts of side's jobs by replicate, in the
+// replicates' order: a replicate's processes (one per package) are one
+// sample of each of their benchmarks.
+func replicates(jobs []*job, side string) []processCounts {
+	var out []processCounts
 	for _, j := range jobs {
-		if j.side == "base" {
-			procsB = append(procsB, j.out)
-		} else {
-			procsH = append(procsH, j.out)
+		if j.side != side {
+			continue
 		}
+		for len(out) <= j.replicate {
+			out = append(out, newProcessCounts())
+		}
+		out[j.replicate].add(j.out)
 	}
-	return p.r.results("base", p.base, p.calB, planB, procsB), p.r.results("head", p.head, p.calH, planH, procsH), nil
+	return out
 }
 
 // them is the pronoun for n benchmarks: "it" or "them".

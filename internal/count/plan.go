@@ -3,6 +3,8 @@ package count
 import (
 	"cmp"
 	"slices"
+
+	"github.com/wirebench/wirebench/internal/results"
 )
 
 // plan is what every counted process of a run does: the benchmarks and
@@ -63,20 +65,21 @@ func (p *plan) cost(blocks int) float64 {
 // benchCost is the native time, in nanoseconds, of what a process counts
 // of the benchmark name: its blocks (one when one operation fills a
 // block; a pair of n and 2n iterations each for the difference method)
-// and the uncounted block before them (none for a worker whose blocks
-// warm themselves up).
+// and the uncounted iterations before them (warmup for a worker whose
+// blocks follow the benchmark's timer).
 func (p *plan) benchCost(name string, blocks int) float64 {
-	if p.iterations[name] <= 1 {
+	n := p.iterations[name]
+	if n <= 1 {
 		blocks = 1
 	}
-	per, pre := 1, 1
+	per, pre := 1, n
 	if p.difference {
 		per = 3
 	}
 	if p.warmed {
-		pre = 0
+		pre = warmup(n)
 	}
-	return p.nsPerOp[name] * float64(p.iterations[name]) * float64(per*blocks+pre)
+	return p.nsPerOp[name] * float64(n*per*blocks+pre)
 }
 
 // testRequests is how many counted requests a process with plan p makes
@@ -128,6 +131,27 @@ func (p *plan) split(k, blocks int) []*plan {
 		if len(names) > 0 {
 			out = append(out, p.only(names))
 		}
+	}
+	return out
+}
+
+// byPackage is p's benchmarks in one plan per package (results.Key), in
+// the order of their first benchmark: each a process of its own, a test
+// binary's, so that a process starts the one binary it counts and no
+// more processes are alive than run at once.
+func (p *plan) byPackage() []*plan {
+	var pkgs []string
+	names := map[string][]string{}
+	for _, n := range p.names {
+		pkg, _ := results.SplitKey(n)
+		if _, ok := names[pkg]; !ok {
+			pkgs = append(pkgs, pkg)
+		}
+		names[pkg] = append(names[pkg], n)
+	}
+	out := make([]*plan, 0, len(pkgs))
+	for _, pkg := range pkgs {
+		out = append(out, p.only(names[pkg]))
 	}
 	return out
 }

@@ -95,7 +95,7 @@ func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *
 	}
 	env = append(slices.Clip(env), worker.RuntimeSeedVar+"="+strconv.FormatUint(seed, 10))
 	start := func() (*program.Worker, worker.CountWay, error) {
-		w, err := program.Start(ctx, side, label, b.Program, env, program.StartOptions{Stderr: r.o.Stderr, Sandbox: r.o.Sandbox, Counter: r.counter}, r.lists)
+		w, err := program.Start(ctx, side, label, b.Program.ForKeys(p.names), env, program.StartOptions{Stderr: r.o.Stderr, Sandbox: r.o.Sandbox, Counter: r.counter}, r.lists)
 		if err != nil {
 			return nil, worker.CountWay{}, err
 		}
@@ -164,9 +164,11 @@ func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *
 
 // countBenchmark counts one benchmark in worker w: Blocks counted blocks
 // (one for a benchmark whose single operation fills a block), the first
-// after an uncounted block of the same size and the others after one
-// uncounted operation (none for a worker whose blocks warm themselves
-// up), each reduced to counts per operation; their median per unit is
+// after an uncounted block of the same size (a quarter of it for a
+// worker whose blocks follow the benchmark's timer: warmup) and the
+// others after one uncounted operation (none for such a worker), each
+// reduced to counts per operation, the collector's work counted after
+// the last alone; their median per unit is
 // the process's value, and where the work of the block whose
 // instructions are that median went (of two, the lower) the process's
 // profile: a block that was counted, whose functions add up to its
@@ -191,6 +193,8 @@ func (r *run) countBenchmark(ctx context.Context, w *program.Worker, side, name 
 	for k := range blocks {
 		pre := 1
 		switch {
+		case p.warmed && k == 0:
+			pre = warmup(n)
 		case p.warmed:
 			pre = 0
 		case k == 0:
@@ -203,14 +207,16 @@ func (r *run) countBenchmark(ctx context.Context, w *program.Worker, side, name 
 		if k == 0 {
 			into = r.keepDir(side, name)
 		}
+		// The collector's work is counted after the last block alone.
+		collect := k+1 == blocks
 		if p.difference {
-			v, prof, err = differenceBlock(ctx, w, name, n, pre, p.nsPerOp[name], into)
+			v, prof, err = differenceBlock(ctx, w, name, n, pre, p.nsPerOp[name], collect, into)
 		} else {
 			keep := !nextCostly
 			if k+1 < blocks {
 				keep = !r.costly(p, name)
 			}
-			v, prof, err = plainBlock(ctx, w, name, n, pre, p.nsPerOp[name], keep, into)
+			v, prof, err = plainBlock(ctx, w, name, worker.CountRequest{N: n, Pre: pre, Timeout: timeout(p.nsPerOp[name], n+pre), Keep: keep, NoCollection: !collect}, into)
 		}
 		var unread *profileError
 		switch {
@@ -230,6 +236,14 @@ func (r *run) countBenchmark(ctx context.Context, w *program.Worker, side, name 
 	}
 	return out, profiles[medianBlock(per[results.UnitInstructionsPerOp])], nil
 }
+
+// warmup is the uncounted iterations before the first counted block of
+// n iterations in a worker whose blocks follow the benchmark's timer: a
+// benchmark that uses b.Loop runs its n iterations in testing's first
+// run, so without them its count would hold what its first iterations
+// do once in a process (a lazy table, a pool's first objects, a
+// buffer's growth). A quarter of the block, at least one.
+func warmup(n int) int { return max(1, n/4) }
 
 // medianBlock is the index of the block whose value xs holds is the
 // median (of an even number, the lower of the middle two), the first of
@@ -280,10 +294,11 @@ func timeout(ns float64, iters int) time.Duration {
 // plainBlock is one counted block of n iterations after pre uncounted
 // ones: its counts over n, and where its work went per operation (an
 // error wrapping *profileError, with the counts, when that could not be
-// read); keep leaves instrumentation on after it, into (when set) keeps
-// its dumps in into/block.
-func plainBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64, keep bool, into string) (map[string]float64, map[string]results.Cost, error) {
-	r, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), keep, sub(into, keptBlock))
+// read), as b asks (b.N is n); into (when set) keeps its dumps in
+// into/block.
+func plainBlock(ctx context.Context, w *program.Worker, name string, b worker.CountRequest, into string) (map[string]float64, map[string]results.Cost, error) {
+	n := b.N
+	r, err := w.Count(ctx, name, b, sub(into, keptBlock))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -306,14 +321,15 @@ func plainBlock(ctx context.Context, w *program.Worker, name string, n, pre int,
 // self costs over n (a function of the setup alone comes out about 0,
 // one that moved between the blocks by chance may come out below). The
 // allocations and the units the benchmark reported are the testing
-// package's, per operation, from the larger block. into (when set)
-// keeps their dumps in into/n and into/2n.
-func differenceBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64, into string) (map[string]float64, map[string]results.Cost, error) {
-	r1, err := w.Count(ctx, name, n, pre, timeout(ns, n+pre), false, sub(into, keptN))
+// package's, per operation, from the larger block, and so is the
+// collection counted after it, when collect asks for one. into (when
+// set) keeps their dumps in into/n and into/2n.
+func differenceBlock(ctx context.Context, w *program.Worker, name string, n, pre int, ns float64, collect bool, into string) (map[string]float64, map[string]results.Cost, error) {
+	r1, err := w.Count(ctx, name, worker.CountRequest{N: n, Pre: pre, Timeout: timeout(ns, n+pre), NoCollection: true}, sub(into, keptN))
 	if err != nil {
 		return nil, nil, err
 	}
-	r2, err := w.Count(ctx, name, 2*n, 0, timeout(ns, 2*n), false, sub(into, kept2N))
+	r2, err := w.Count(ctx, name, worker.CountRequest{N: 2 * n, Timeout: timeout(ns, 2*n), NoCollection: !collect}, sub(into, kept2N))
 	if err != nil {
 		return nil, nil, err
 	}

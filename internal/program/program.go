@@ -42,6 +42,25 @@ type Pairable interface {
 // benchmarks (the suite's one command, or a test binary per package).
 type Program []Part
 
+// ForKeys is the parts of p that serve the benchmarks keys (by their
+// package: results.Key), in p's order: a process that counts some of a
+// program's benchmarks starts only the test binaries that have them. A
+// part without a package (the suite's one worker) serves every key.
+func (p Program) ForKeys(keys []string) Program {
+	pkgs := map[string]bool{}
+	for _, k := range keys {
+		pkg, _ := results.SplitKey(k)
+		pkgs[pkg] = true
+	}
+	var out Program
+	for _, part := range p {
+		if part.Package == "" || pkgs[part.Package] {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
 // Part is one worker process of a program.
 type Part struct {
 	// Command starts it; Command.Path is copied afresh for every

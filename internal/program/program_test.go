@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
@@ -123,5 +124,32 @@ func TestProgramSays(t *testing.T) {
 		if w, p := tt.prog.BuiltWith(), tt.prog.Patches(); w != tt.with || p != tt.patches {
 			t.Errorf("%s: built with %q, patches %q; want %q, %q", tt.name, w, p, tt.with, tt.patches)
 		}
+	}
+}
+
+// TestForKeys: a process that counts some benchmarks starts the parts of
+// their packages only, in the program's order; the suite's one part
+// serves every key.
+func TestForKeys(t *testing.T) {
+	prog := Program{{Package: "example.com/m/a"}, {Package: "example.com/m/b"}, {Package: "example.com/m/c"}}
+	tests := []struct {
+		keys []string
+		want []string
+	}{
+		{[]string{results.Key("example.com/m/c", "BenchmarkX"), results.Key("example.com/m/a", "BenchmarkY/sub")}, []string{"example.com/m/a", "example.com/m/c"}},
+		{[]string{results.Key("example.com/m/b", "BenchmarkZ")}, []string{"example.com/m/b"}},
+		{nil, nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, p := range prog.ForKeys(tt.keys) {
+			got = append(got, p.Package)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("ForKeys(%q) = %q, want %q", tt.keys, got, tt.want)
+		}
+	}
+	if suite := (Program{{}}).ForKeys([]string{"protobuf/small/serialize"}); len(suite) != 1 {
+		t.Errorf("the suite's part: %d parts, want 1", len(suite))
 	}
 }

@@ -286,12 +286,12 @@ func (m *Worker) CountWay() worker.CountWay {
 // directory rather than removed (callgrind.Dumps.NextInto), and those of
 // the collection the worker counted after it, when it did, into the
 // directory named into with CollectionSuffix.
-func (m *Worker) Count(ctx context.Context, key string, n, pre int, timeout time.Duration, keep bool, into string) (Counted, error) {
+func (m *Worker) Count(ctx context.Context, key string, b worker.CountRequest, into string) (Counted, error) {
 	i, ok := m.byKey[key]
 	if !ok {
 		return Counted{}, m.Fail(fmt.Errorf("no worker serves %q", key))
 	}
-	r, err := m.parts[i].Count(ctx, m.names[key], n, pre, timeout, keep)
+	r, err := m.parts[i].Count(ctx, m.names[key], b)
 	if err != nil {
 		return Counted{}, m.Fail(err)
 	}

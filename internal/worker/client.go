@@ -312,19 +312,26 @@ func (c *Client) Run(ctx context.Context, name string, n, pre int) (bench.Sample
 	return r.sample(), nil
 }
 
-// Count runs pre uncounted iterations of the named benchmark, then n
-// iterations as one counted block (Request.Count), waiting at most
-// timeout for the reply (a counted block runs tens of times slower than
-// natively); keep asks the worker to leave instrumentation on after it
-// (Request.Keep). The block's counts are in the worker's next callgrind
+// CountRequest is one counted block to run (Client.Count): N counted
+// iterations after Pre uncounted ones, its reply awaited for at most
+// Timeout (a counted block runs tens of times slower than natively);
+// Keep and NoCollection are Request's.
+type CountRequest struct {
+	N, Pre             int
+	Timeout            time.Duration
+	Keep, NoCollection bool
+}
+
+// Count runs one counted block of the named benchmark (Request.Count),
+// as b says. The block's counts are in the worker's next callgrind
 // dumps, as Counted says. A worker that did not count it (one older than
 // counting, or not under Valgrind) is an error wrapping ErrIncompatible.
-func (c *Client) Count(ctx context.Context, name string, n, pre int, timeout time.Duration, keep bool) (Counted, error) {
+func (c *Client) Count(ctx context.Context, name string, b CountRequest) (Counted, error) {
 	if c.Version < CountingVersion || !c.Hello.Counting {
 		return Counted{}, fmt.Errorf("%w: the %s worker cannot count its blocks (protocol version %d, under callgrind: %t; counting needs version %d under callgrind)",
 			ErrIncompatible, c.Label, c.Version, c.Hello.Counting, CountingVersion)
 	}
-	r, err := c.callWithin(ctx, Request{Op: OpRun, Name: name, N: n, Pre: pre, Count: true, Keep: keep}, timeout)
+	r, err := c.callWithin(ctx, Request{Op: OpRun, Name: name, N: b.N, Pre: b.Pre, Count: true, Keep: b.Keep, NoCollection: b.NoCollection}, b.Timeout)
 	if err != nil {
 		return Counted{}, err
 	}

@@ -164,6 +164,13 @@ type Request struct {
 	// (the collection, the next pre iterations) then runs instrumented,
 	// slower but uncounted. A worker may ignore it.
 	Keep bool `json:"keep,omitempty"`
+	// NoCollection, with Count, asks a test binary's worker not to count
+	// a collection after the block: the orchestrator counts the
+	// collector's work in one block of a benchmark a process (the
+	// last), since the collection costs, under callgrind, about as much
+	// as a microsecond-scale benchmark's block. A worker that counts no
+	// collection ignores it.
+	NoCollection bool `json:"no_collection,omitempty"`
 	// Bench, with list, is a go test -bench pattern: the worker of a test
 	// binary runs the benchmarks it selects once and answers their full
 	// names (sub-benchmarks included).
