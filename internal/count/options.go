@@ -19,17 +19,15 @@ const (
 	// per process), so processes are the replicates.
 	DefaultProcesses = 5
 	// DefaultBlocks is the counted blocks of a benchmark in each
-	// process (more are reduced to their median). One: the processes
-	// are the replicates, whose spread the test sees and further blocks
-	// of one process do not narrow, and each further block of a
-	// microsecond-scale benchmark cost under callgrind about as much as
-	// the first (docs/counted.md, "Where a count's time goes").
-	DefaultBlocks = 1
+	// process, reduced to their median (one block for benchmarks whose
+	// single operation fills a block). Three: one block of the same
+	// size, or one a quarter of the size, spread msgpack/v5's seeded
+	// pairs 2-6 times wider than the median of three (docs/counted.md,
+	// "Where a count's time goes").
+	DefaultBlocks = 3
 	// DefaultBlock is the native time a counted block aims at when its
-	// iterations are chosen: half a millisecond, a million instructions
-	// or so, 30 ms under callgrind: a few hundred iterations of a
-	// microsecond-scale benchmark.
-	DefaultBlock = 500 * time.Microsecond
+	// iterations are chosen: about 2 ms, a few million instructions.
+	DefaultBlock = 2 * time.Millisecond
 	// DefaultBlockBytes bounds what a counted block may allocate with the
 	// collector off.
 	DefaultBlockBytes = 32 << 20

@@ -77,7 +77,10 @@ func (p *plan) benchCost(name string, blocks int) float64 {
 		per = 3
 	}
 	if p.warmed {
-		pre = warmup(n)
+		pre = 0
+		if blocks == 1 {
+			pre = warmup(n)
+		}
 	}
 	return p.nsPerOp[name] * float64(n*per*blocks+pre)
 }

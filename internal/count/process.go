@@ -164,9 +164,9 @@ func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *
 
 // countBenchmark counts one benchmark in worker w: Blocks counted blocks
 // (one for a benchmark whose single operation fills a block), the first
-// after an uncounted block of the same size (a quarter of it for a
-// worker whose blocks follow the benchmark's timer: warmup) and the
-// others after one uncounted operation (none for such a worker), each
+// after an uncounted block of the same size and the others after one
+// uncounted operation (for a worker whose blocks follow the benchmark's
+// timer none, but a quarter of a block before a single one: warmup), each
 // reduced to counts per operation, the collector's work counted after
 // the last alone; their median per unit is
 // the process's value, and where the work of the block whose
@@ -193,7 +193,7 @@ func (r *run) countBenchmark(ctx context.Context, w *program.Worker, side, name 
 	for k := range blocks {
 		pre := 1
 		switch {
-		case p.warmed && k == 0:
+		case p.warmed && k == 0 && blocks == 1:
 			pre = warmup(n)
 		case p.warmed:
 			pre = 0
@@ -242,7 +242,8 @@ func (r *run) countBenchmark(ctx context.Context, w *program.Worker, side, name 
 // benchmark that uses b.Loop runs its n iterations in testing's first
 // run, so without them its count would hold what its first iterations
 // do once in a process (a lazy table, a pool's first objects, a
-// buffer's growth). A quarter of the block, at least one.
+// buffer's growth); of several blocks the median leaves the first out.
+// A quarter of the block, at least one.
 func warmup(n int) int { return max(1, n/4) }
 
 // medianBlock is the index of the block whose value xs holds is the

@@ -25,17 +25,6 @@ const (
 	TimerEnd = 3
 )
 
-// NoCollect is the variable a patched testing package (PatchTesting)
-// reads before the collection runN starts every run with: while it is
-// set, testing does not collect. A counted request has collected and
-// returned every free page just before it runs the benchmark (with the
-// collector off meanwhile), so the root's, the parents' and the
-// benchmark's own runs collecting again change nothing in what is
-// counted and cost, measured under callgrind, about a quarter of a
-// microsecond-scale benchmark's counted request (docs/counted.md,
-// "Where a count's time goes").
-const NoCollect = "WirebenchNoCollect"
-
 // NetBytes is the function a patched testing package (PatchTesting)
 // declares to read what a benchmark allocated since its timer's last
 // reset (testing's own count, read at every stop of the timer): the
@@ -54,8 +43,7 @@ func hookCall(tabs string, event int) string {
 // of StartTimer's start (after its clock and memory statistics are read),
 // at the beginning of StopTimer's stop (before they are read again), and
 // at the end of ResetTimer, and after the stop that ends a run (b.Loop's
-// last, runN's after the function), and around runN's collection before
-// a run (NoCollect). What runs between TimerStart and TimerStop is
+// last, runN's after the function). What runs between TimerStart and TimerStop is
 // what testing times; TimerReset zeroes what was counted, as ResetTimer
 // zeroes the time. Each old text must occur exactly once: it is the text
 // of go1.26's and go1.27's testing package, identical in both
@@ -67,7 +55,6 @@ var timerPatches = []struct{ old, new string }{
 	{"\tb.netAllocs = 0\n\tb.netBytes = 0\n}\n", "\tb.netAllocs = 0\n\tb.netBytes = 0\n" + hookCall("\t", TimerReset) + "}\n"},
 	{"\tif !more {\n\t\tb.StopTimer()\n", "\tif !more {\n\t\tb.StopTimer()\n" + hookCall("\t\t", TimerEnd)},
 	{"\tb.benchFunc(b)\n\tb.StopTimer()\n", "\tb.benchFunc(b)\n\tb.StopTimer()\n" + hookCall("\t", TimerEnd)},
-	{"\truntime.GC()\n\tb.resetRaces()\n", "\tif !" + NoCollect + " {\n\t\truntime.GC()\n\t}\n\tb.resetRaces()\n"},
 }
 
 // PatchTesting returns src, the testing package's benchmark.go, with
@@ -86,10 +73,6 @@ func PatchTesting(src string) (string, bool) {
 // 0 stop, 1 start, 2 reset, 3 the end of a timed run. Added by wirebench to its own builds of a
 // test binary, which count the timed work under callgrind.
 var ` + TimerHook + ` func(b *B, event int)
-
-// ` + NoCollect + `, when set, keeps runN from collecting before a run:
-// wirebench's worker has collected before its counted request.
-var ` + NoCollect + ` bool
 
 // ` + NetBytes + ` is the bytes b allocated with its timer on since its
 // last reset, as testing counts them for -benchmem.
