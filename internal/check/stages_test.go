@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -29,6 +30,7 @@ var (
 	stagesRuns    = flag.Int("stages.runs", 6, "simulated runs per row of TestStagesSimulation (176 benchmarks)")
 	stagesBig     = flag.Int("stages.big", 2, "simulated runs per row of TestStagesSimulation with 1000 benchmarks")
 	stagesWorkers = flag.Int("stages.workers", 1, "runs simulated at once by TestStagesSimulation")
+	stagesOut     = flag.String("stages.out", "", "a file TestStagesSimulation writes its table to, tab-separated")
 )
 
 // gcClass is the spread of a benchmark's gc-instructions/op
@@ -331,6 +333,7 @@ type stageTally struct {
 	falseFlag, falseRun [4]int
 	caught              [4]int
 	work                [4]int
+	judged              [4]int
 	settled             int
 	// heldBack is changes settled after the first stage that the plan's
 	// judgement did not flag (Holm's adjustment moved by the others).
@@ -369,6 +372,7 @@ func runStages(seed uint64, i int, sc stageScenario, pl stagePlan, opts compare.
 		if res == nil {
 			continue
 		}
+		t.judged[k] = 1
 		var falseFlag, falseRun bool
 		for _, c := range res.Comparisons {
 			if !flagged(res, c) {
@@ -429,6 +433,7 @@ func (t *stageTally) add(u stageTally) {
 		t.falseRun[k] += u.falseRun[k]
 		t.caught[k] += u.caught[k]
 		t.work[k] += u.work[k]
+		t.judged[k] += u.judged[k]
 	}
 }
 
@@ -495,27 +500,43 @@ func TestStagesSimulation(t *testing.T) {
 		}
 		rows = append(rows, r)
 	}
-	t.Log("scenario | plan | runs | settled after 3 | benchmark-pairs counted: first, rest, beyond, confirmation, all | runs with a false failure per stage (first, plan, beyond, confirmed) | runs with any false flag per stage | changed metrics caught per stage")
+	head := "scenario\tplan\truns\tsettled after 3\tpairs first\tpairs rest\tpairs beyond\tpairs confirmation\tpairs all" +
+		"\tfalse failure first\tfalse failure plan\tfalse failure beyond\tfalse failure confirmed" +
+		"\tfalse flag first\tfalse flag plan\tfalse flag beyond\tfalse flag confirmed" +
+		"\tcaught first\tcaught plan\tcaught beyond\tcaught confirmed\tchanged metrics\theld back"
+	lines := []string{head}
 	for _, r := range rows {
 		for j, tl := range r.tallies {
-			var w []string
+			cells := []string{r.sc.name, stagePlans[j].name, fmt.Sprint(tl.runs), fmt.Sprintf("%.1f", float64(tl.settled)/float64(tl.runs))}
 			all := 0
 			for _, x := range tl.work {
-				w = append(w, fmt.Sprintf("%.1f", float64(x)/float64(tl.runs)))
+				cells = append(cells, fmt.Sprintf("%.1f", float64(x)/float64(tl.runs)))
 				all += x
 			}
-			w = append(w, fmt.Sprintf("%.1f", float64(all)/float64(tl.runs)))
-			var fr, ff, cg []string
-			for k := range stageStages {
-				fr = append(fr, fmt.Sprintf("%.2f%%", pct(tl.falseRun[k], tl.runs)))
-				ff = append(ff, fmt.Sprintf("%.2f%%", pct(tl.falseFlag[k], tl.runs)))
-				if tl.changed > 0 {
-					cg = append(cg, fmt.Sprintf("%.2f%%", pct(tl.caught[k], tl.changed)))
+			cells = append(cells, fmt.Sprintf("%.1f", float64(all)/float64(tl.runs)))
+			rate := func(n [4]int, of int) {
+				for k := range stageStages {
+					switch {
+					case tl.judged[k] == 0 || of == 0:
+						cells = append(cells, "-")
+					default:
+						cells = append(cells, fmt.Sprintf("%.2f%%", pct(n[k], of)))
+					}
 				}
 			}
-			t.Logf("%s | %s | %d | %.1f | %s | %s | %s | %s | held back %d",
-				r.sc.name, stagePlans[j].name, tl.runs, float64(tl.settled)/float64(tl.runs),
-				strings.Join(w, " "), strings.Join(fr, " "), strings.Join(ff, " "), strings.Join(cg, " "), tl.heldBack)
+			rate(tl.falseRun, tl.runs)
+			rate(tl.falseFlag, tl.runs)
+			rate(tl.caught, tl.changed)
+			cells = append(cells, fmt.Sprintf("%.1f", float64(tl.changed)/float64(tl.runs)), fmt.Sprint(tl.heldBack))
+			lines = append(lines, strings.Join(cells, "\t"))
+		}
+	}
+	for _, l := range lines {
+		t.Log(strings.ReplaceAll(l, "\t", " | "))
+	}
+	if *stagesOut != "" {
+		if err := os.WriteFile(*stagesOut, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 	for _, r := range rows {
