@@ -77,12 +77,36 @@ type counts interface {
 
 // judgeCounts counts in stages and judges: every benchmark in the first
 // processes of each build; the benchmarks those do not settle
-// (unsettled) in the rest of the plan's; then the counted changes again
-// in as many fresh processes (settle). A benchmark settled early is
-// judged on its first processes, with the run's confidence: its interval
-// at compare.SettleConfidence was inside the floor, so at a lower level it is
-// too.
+// (unsettled: a gated metric whose interval still straddles the floor)
+// in the rest of the plan's; those still open after the plan in as many
+// fresh processes again (open); then the counted changes again in as
+// many fresh processes (settle). A benchmark settled early is judged on
+// its first processes, with the run's confidence: its interval at
+// compare.SettleConfidence was inside the floor, or clear of it and its
+// change significant, so at a lower level it is too; a change settled
+// early is counted again before it fails, as any other.
 func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*ab.Outcome, error) {
+	return judgeStaged(ctx, p, opts, unsettled)
+}
+
+// stageWatcher is told what each stage of judgeCounts judged, when the
+// counts it counts with implement it (the simulation of the stages, for
+// the false alarms and power of each): stage "first" (the first
+// processes, at compare.SettleConfidence), "plan" (the plan's), "beyond"
+// (with the open ones counted beyond it) and "confirmed" (what the run
+// reports, the confirmation settled).
+type stageWatcher interface {
+	judged(stage string, res *compare.Result)
+}
+
+// judgeStaged is judgeCounts with the rule left that picks the
+// benchmarks the first processes leave open (unsettled, or in the
+// simulation the rule before it).
+func judgeStaged(ctx context.Context, p counts, opts compare.Options, unsettled func(*compare.Result) []string) (*ab.Outcome, error) {
+	watch := func(string, *compare.Result) {}
+	if w, ok := p.(stageWatcher); ok {
+		watch = w.judged
+	}
 	out := &ab.Outcome{}
 	var err error
 	if out.Base, out.Head, err = p.Count(ctx); err != nil {
@@ -99,6 +123,7 @@ func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*ab.Outco
 		if err != nil {
 			return nil, err
 		}
+		watch("first", first)
 		left := unsettled(first)
 		processes := p.First()
 		if len(left) > 0 {
@@ -114,6 +139,7 @@ func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*ab.Outco
 			c.Processes, c.First, c.Settled = processes, p.First(), countedBenchmarks(first)-len(left)
 		})
 	}
+	watch("plan", res)
 	if names := open(res, p.Processes(), opts.Threshold, opts.Confidence); len(names) > 0 {
 		all, err := recount(ctx, out, p.More, names, opts)
 		if err != nil {
@@ -124,6 +150,7 @@ func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*ab.Outco
 			eachCounter(out, func(c *results.Counter) { c.Further = len(names) })
 		}
 	}
+	watch("beyond", res)
 	if names := confirmables(res); len(names) > 0 {
 		all, err := recount(ctx, out, p.Again, names, opts)
 		if err != nil {
@@ -135,6 +162,7 @@ func judgeCounts(ctx context.Context, p counts, opts compare.Options) (*ab.Outco
 			out.ConfirmRounds = p.Processes()
 		}
 	}
+	watch("confirmed", res)
 	out.Result = res
 	return out, nil
 }
@@ -163,17 +191,70 @@ func eachCounter(out *ab.Outcome, f func(*results.Counter)) {
 	}
 }
 
-// unsettled are the benchmarks of res, by key, that a comparison of
-// theirs does not find unchanged: a change, an interval that reaches
-// past the floor, or no test at all.
+// unsettled are the benchmarks of res (the first processes, compared at
+// compare.SettleConfidence), by key, whose verdict more processes could
+// still change: a benchmark is open while one of its comparisons is
+// (settled is false). What is settled is not counted further, whichever
+// way it went: a clear change is counted again only to confirm it
+// (confirmables), and a metric that does not gate, however noisy, does
+// not hold the others open.
 func unsettled(res *compare.Result) []string {
+	m := tested(res)
 	var names []string
 	for _, c := range res.Comparisons {
-		if c.Verdict != compare.Unchanged && !slices.Contains(names, c.Name) {
+		if !settled(res, c, m) && !slices.Contains(names, c.Name) {
 			names = append(names, c.Name)
 		}
 	}
 	return names
+}
+
+// settled reports whether c, one comparison of res, needs no more
+// processes for its verdict:
+//
+//   - an exact one (the encoded size, an allocation count every process
+//     agreed on), judged exactly;
+//   - a noisy one that does not gate (reported beside the gating unit,
+//     counted differently) for a reason more processes would not change:
+//     one counted in fewer than compare.MinProcesses a side is open;
+//   - unchanged: its interval inside the floor;
+//   - a counted change whose interval lies wholly past the floor and
+//     whose change is significant (compare.Decide: a regression or
+//     improvement) whatever the other comparisons' p-values: its own
+//     times m, the comparisons adjusted with it, below alpha (Holm's
+//     adjusted p-value, and Benjamini-Hochberg's, are at most that), so
+//     that the other benchmarks' further processes cannot take its
+//     verdict away when the run is judged on all of them.
+//
+// Anything else (an interval that straddles the floor, a change
+// significant but not clear of it, no test at all) is open.
+func settled(res *compare.Result, c compare.Comparison, m int) bool {
+	if c.Kind != compare.Noisy {
+		return true
+	}
+	if !res.Enforced(c) {
+		return c.Baseline.N >= compare.MinProcesses && c.Candidate.N >= compare.MinProcesses
+	}
+	t := res.Options.Threshold
+	switch c.Verdict {
+	case compare.Unchanged:
+		return true
+	case compare.Regression, compare.Improvement:
+		return c.Counted() && (c.Lo > 1+t || c.Hi < 1-t) && c.P*float64(m) < res.Options.Alpha
+	}
+	return false
+}
+
+// tested is how many comparisons of res gate with a p-value: the family
+// its gating p-values were adjusted in.
+func tested(res *compare.Result) int {
+	m := 0
+	for _, c := range res.Comparisons {
+		if c.Kind == compare.Noisy && res.Enforced(c) && !math.IsNaN(c.P) {
+			m++
+		}
+	}
+	return m
 }
 
 // open are the benchmarks of res, by key, counted in the plan's

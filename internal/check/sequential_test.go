@@ -344,8 +344,8 @@ func TestSequentialSimulation(t *testing.T) {
 func pct(n, of int) float64 { return 100 * float64(n) / float64(of) }
 
 // TestJudgeCountsStages: benchmarks whose first 3 processes agree are
-// counted no further; one that changed is counted in the rest of the
-// plan's 5 and then again in 5 fresh processes before it fails; one too
+// counted no further; one that clearly changed is settled by them too,
+// and counted again in 5 fresh processes before it fails; one too
 // noisy to settle is counted in 5 and judged on them (5 more would not
 // narrow its interval enough to settle it); one whose interval straddles
 // the floor after 5 but would not after 10 is counted in 5 more and
@@ -366,7 +366,7 @@ func TestJudgeCountsStages(t *testing.T) {
 		inconclusive           int
 	}{
 		{"A/A, quiet", []spreadClass{quiet, quiet, quiet, quiet}, 1, 4 * 3, 4, 0, false, 0},
-		{"one 5% slower", []spreadClass{quiet, quiet, quiet, quiet}, 1.05, 3*3 + 5 + 5, 3, 0, true, 0},
+		{"one 5% slower, settled by the first 3 and confirmed", []spreadClass{quiet, quiet, quiet, quiet}, 1.05, 4*3 + 5, 4, 0, true, 0},
 		{"one too noisy to settle", []spreadClass{noisy, quiet, quiet, quiet}, 1, 3*3 + 5, 3, 0, false, 1},
 		{"one open after 5, settled by 5 more", []spreadClass{open, quiet, quiet, quiet}, 1, 3*3 + 5 + 5, 3, 1, false, 0},
 	} {

@@ -103,8 +103,9 @@ func (o Options) Validate() error {
 
 // SettleConfidence is the level of the interval that settles a counted
 // benchmark after the first processes of a staged count
-// (count.Settings.First): one whose every comparison is unchanged at
-// this level, its interval inside the floor, is counted no further.
+// (count.Settings.First): one whose every gated comparison has its
+// interval at this level inside the floor, or (a significant change)
+// wholly past it, is counted no further but to confirm a change.
 // Stricter than the reports' 95%, so that a change at the floor is
 // rarely settled as none (docs/counted.md, "When counting stops").
 const SettleConfidence = 0.99

@@ -137,7 +137,7 @@ func patchesSentence(r *compare.Result, st style) string {
 func stagesText(c *results.Counter) string {
 	var parts []string
 	if c.First > 0 && c.Settled > 0 {
-		parts = append(parts, fmt.Sprintf("%s settled after %d, %s %s interval inside the floor, and counted no further",
+		parts = append(parts, fmt.Sprintf("%s settled after %d, %s %s interval inside the floor or clear of it, and counted no further but to confirm a change",
 			human.Plural(c.Settled, "benchmark", "benchmarks"), c.First, pick(c.Settled == 1, "its", "their"), human.Percent(compare.SettleConfidence)))
 	}
 	if c.Further > 0 {

@@ -91,10 +91,10 @@ func TestStagesText(t *testing.T) {
 		want string
 	}{
 		{"not staged", results.Counter{Processes: 5}, ""},
-		{"settled", results.Counter{Processes: 5, First: 3, Settled: 79}, " (79 benchmarks settled after 3, their 99% interval inside the floor, and counted no further)"},
+		{"settled", results.Counter{Processes: 5, First: 3, Settled: 79}, " (79 benchmarks settled after 3, their 99% interval inside the floor or clear of it, and counted no further but to confirm a change)"},
 		{"beyond", results.Counter{Processes: 5, Further: 1}, " (1 benchmark counted in 5 more, its interval still straddling the floor after 5)"},
 		{"both", results.Counter{Processes: 5, First: 3, Settled: 10, Further: 2},
-			" (10 benchmarks settled after 3, their 99% interval inside the floor, and counted no further; 2 benchmarks counted in 5 more, their interval still straddling the floor after 5)"},
+			" (10 benchmarks settled after 3, their 99% interval inside the floor or clear of it, and counted no further but to confirm a change; 2 benchmarks counted in 5 more, their interval still straddling the floor after 5)"},
 	} {
 		if got := stagesText(&tt.c); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)

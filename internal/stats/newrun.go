@@ -3,6 +3,8 @@ package stats
 import (
 	"fmt"
 	"math"
+	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -145,6 +147,21 @@ func NewRunMDE(se, df, alpha, power float64) (float64, error) {
 	return d, nil
 }
 
+// ncpKey is what the noncentrality newRunMDE solves for depends on.
+type ncpKey struct{ df, alpha, power float64 }
+
+// ncps are the noncentralities newRunMDE solved, by ncpKey: a
+// comparison's detectable change and the samples it would need
+// (compare's Sensitivity) solve the same few again and again, a
+// hundred bisections of the noncentral t each. At most maxNCPs are
+// kept (Welch's degrees of freedom are not whole numbers).
+var (
+	ncps    sync.Map
+	ncpsLen atomic.Int64
+)
+
+const maxNCPs = 1 << 14
+
 func newRunMDE(se, df, alpha, power float64) (float64, error) {
 	if err := checkLevel("alpha", alpha); err != nil {
 		return 0, err
@@ -158,6 +175,25 @@ func newRunMDE(se, df, alpha, power float64) (float64, error) {
 	if !(df >= 1) || math.IsInf(df, 1) {
 		return 0, fmt.Errorf("df = %v, want finite and >= 1: %w", df, ErrArgument)
 	}
+	key := ncpKey{df, alpha, power}
+	if ncp, ok := ncps.Load(key); ok {
+		return ncp.(float64) * se, nil
+	}
+	ncp, err := solveNCP(df, alpha, power)
+	if err != nil {
+		return 0, err
+	}
+	if ncpsLen.Load() < maxNCPs {
+		if _, had := ncps.LoadOrStore(key, ncp); !had {
+			ncpsLen.Add(1)
+		}
+	}
+	return ncp * se, nil
+}
+
+// solveNCP is the noncentrality ncp of newRunMDE: P(|T'| > t(1-alpha/2,
+// df)) = power.
+func solveNCP(df, alpha, power float64) (float64, error) {
 	crit := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - alpha/2)
 	reach := func(ncp float64) float64 {
 		nt := distuv.NoncentralT{Nu: df, Mu: ncp}
@@ -190,7 +226,7 @@ func newRunMDE(se, df, alpha, power float64) (float64, error) {
 			break
 		}
 	}
-	return (lo + hi) / 2 * se, nil
+	return (lo + hi) / 2, nil
 }
 
 // sumSquares is the sum of squared deviations of v from its mean, and its
