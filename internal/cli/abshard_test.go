@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wirebench/wirebench/internal/fakegithub"
 )
 
 // shardedModule is a module of two packages whose benchmarks all call one
@@ -129,6 +131,31 @@ func TestABShards(t *testing.T) {
 		t.Errorf("merged %d comparisons, missing %v, new %v; unsharded %d, %v, %v", len(got), gotMissing, gotNew, len(want), wantMissing, wantNew)
 	}
 
+	// The action's merge job over the same files, on the pull request:
+	// one comment, one summary, the verdict fail; the shards recorded no
+	// commits (the command line's), which the report notes.
+	t.Run("action merge", func(t *testing.T) {
+		fake := fakegithub.New()
+		t.Cleanup(fake.Close)
+		fake.AddToken(baseToken, fakegithub.ActionsBot)
+		ws := t.TempDir()
+		event := payload(t, ws, "pull_request.json", func(map[string]any) {})
+		code, stdout, stderr := actionIn(t, ws, map[string]string{"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": event,
+			"GITHUB_API_URL": fake.URL, "GITHUB_SHA": strings.Repeat("f", 40), "GITHUB_REF": "refs/pull/42/merge", "GITHUB_RUN_ID": "201"},
+			map[string]string{"github-token": baseToken, "mode": "merge", "merge-path": dir, "bench": ".", "comment": "always"})
+		comments := fake.Comments(pairOwner, pairRepo, 42)
+		summary, _ := os.ReadFile(filepath.Join(ws, "summary.md"))
+		output, _ := os.ReadFile(filepath.Join(ws, "output.txt"))
+		if code != exitFail || len(comments) != 1 || !strings.Contains(string(output), "\nfail\n") {
+			t.Fatalf("exit %d, %d comments, outputs %q; want %d, 1, verdict=fail\n%s\n%s", code, len(comments), output, exitFail, stdout, stderr)
+		}
+		for _, want := range []string{"Merged from 2 A/B shards", "did not record which commits", "Mix1"} {
+			if !strings.Contains(comments[0].Body, want) || !strings.Contains(string(summary), want) {
+				t.Errorf("the comment or the summary lacks %q:\n%s\n---\n%s", want, comments[0].Body, summary)
+			}
+		}
+	})
+
 	// What the merge refuses, each with what to do.
 	one := filepath.Join(dir, "shard-1", "ab-shard.json")
 	two := filepath.Join(dir, "shard-2", "ab-shard.json")
@@ -148,5 +175,17 @@ func TestABShards(t *testing.T) {
 		if code != exitBadInput || !strings.Contains(stderr, tt.want) {
 			t.Errorf("%s: exit %d, want %d and %q\n%s", tt.name, code, exitBadInput, tt.want, stderr)
 		}
+	}
+}
+
+// TestABShardActionInputs: the action splits a same-runner A/B
+// comparison only when counted, and says which input to set.
+func TestABShardActionInputs(t *testing.T) {
+	ws := t.TempDir()
+	event := payload(t, ws, "pull_request.json", func(map[string]any) {})
+	code, stdout, stderr := actionIn(t, ws, map[string]string{"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": event},
+		map[string]string{"bench": ".", "base-path": "base", "shard": "1/4", "metric": "time"})
+	if code != exitBadInput || !strings.Contains(stdout+stderr, "set input metric to instructions or cycles") {
+		t.Errorf("exit %d, want %d and which input to set\n%s\n%s", code, exitBadInput, stdout, stderr)
 	}
 }

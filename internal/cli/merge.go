@@ -81,7 +81,11 @@ func abShardFiles(files []string) (bool, error) {
 // them (shard.JoinAB: one comparison, every benchmark once) and judges
 // the union as one run (check.MergeAB) with c's options: the merge's own,
 // not what a shard's file might claim.
-func mergeAB(c *config.Config, files []string) (*ab.Outcome, []string, error) {
+//
+// base and head, when not "", are the commits the shards must have built
+// (the action's event names them): a shard's file of other commits is
+// refused, and shards that recorded none are noted.
+func mergeAB(c *config.Config, files []string, base, head string) (*ab.Outcome, []string, error) {
 	parts := make([]*shard.ABPart, 0, len(files))
 	for _, f := range files {
 		p, err := shard.ReadABFile(f)
@@ -93,6 +97,14 @@ func mergeAB(c *config.Config, files []string) (*ab.Outcome, []string, error) {
 	j, err := shard.JoinAB(parts, files, shard.MergeOptions{AllowPartial: c.MergePartial})
 	if err != nil {
 		return nil, nil, err
+	}
+	var notes []string
+	switch {
+	case head == "" && base == "":
+	case j.HeadCommit == "" && j.BaseCommit == "":
+		notes = append(notes, "The shards did not record which commits they built; the merge could not check them against the pull request's.")
+	case j.HeadCommit != head || j.BaseCommit != base:
+		return nil, nil, fmt.Errorf("merge: the shards compared %s with %s, this pull request is %s on %s: the artifacts are of another run; download this run's (actions/download-artifact without run-id)", j.HeadCommit, j.BaseCommit, head, base)
 	}
 	opts := check.CountedResultsOptions(c, c.CompareOptions(true), j.Base, j.Head)
 	n := parts[0].Spec().Count
@@ -109,13 +121,13 @@ func mergeAB(c *config.Config, files []string) (*ab.Outcome, []string, error) {
 	if len(j.MissingShards) > 0 {
 		fmt.Fprintf(&note, " shard(s) %v missing: their benchmarks are not in this report, and the verdict is of the others only.", j.MissingShards)
 	}
-	return o, []string{strings.TrimSuffix(note.String(), ";") + "."}, nil
+	return o, append([]string{strings.TrimSuffix(note.String(), ";") + "."}, notes...), nil
 }
 
 // mergeABCommand is merge of A/B shards on the command line: one report
 // and exit code, as an unsharded ab would give.
 func mergeABCommand(ctx context.Context, e *env, c *config.Config, files []string) error {
-	o, notes, err := mergeAB(c, files)
+	o, notes, err := mergeAB(c, files, "", "")
 	if err != nil {
 		return badInput{Err: err}
 	}

@@ -293,6 +293,9 @@ type JoinedAB struct {
 	Base, Head, AgainBase, AgainHead *results.Results
 	Missing, New                     []string
 	Identical                        []compare.Identical
+	// BaseCommit and HeadCommit are the commits every shard built, ""
+	// when the shards did not record them (the command line's ab).
+	BaseCommit, HeadCommit string
 	// Shards says which shard counted what where; MissingShards the
 	// shards not given (only with MergeOptions.AllowPartial).
 	Shards        []results.ShardRun
@@ -371,6 +374,7 @@ func JoinAB(parts []*ABPart, files []string, opts MergeOptions) (*JoinedAB, erro
 		j.Elapsed = max(j.Elapsed, p.Elapsed)
 	}
 	j.Identical, j.MissingShards = first.Identical, missing
+	j.BaseCommit, j.HeadCommit = first.BaseCommit, first.HeadCommit
 	sort.Strings(j.Missing)
 	sort.Strings(j.New)
 	if len(missing) == 0 {
