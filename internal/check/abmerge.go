@@ -57,9 +57,16 @@ func MergeAB(j *shard.JoinedAB, opts compare.Options, why string) (*ab.Outcome, 
 		return nil, err
 	}
 	out := &ab.Outcome{Base: j.Base.Clone(), Head: j.Head.Clone(), Elapsed: j.Elapsed}
-	res, err := compare.Compare(out.Base, out.Head, opts)
-	if err != nil {
-		return nil, fmt.Errorf("merge: judging the joined shards: %w", err)
+	var res *compare.Result
+	if len(out.Base.Benchmarks)+len(out.Head.Benchmarks)+len(out.Base.Troubles)+len(out.Head.Troubles) == 0 {
+		// Every package identical in both builds (or nothing listed):
+		// nothing was counted, as an unsharded run would have found.
+		res = &compare.Result{Options: opts}
+	} else {
+		var err error
+		if res, err = compare.Compare(out.Base, out.Head, opts); err != nil {
+			return nil, fmt.Errorf("merge: judging the joined shards: %w", err)
+		}
 	}
 	if j.AgainBase != nil {
 		if names := confirmables(res); len(names) > 0 {

@@ -48,6 +48,7 @@ func NewPair(ctx context.Context, base, head Build, o Options) (*Pair, error) {
 	p.names, p.missing, p.added = program.Intersect(p.calB.names, p.calH.names)
 	if p.r.o.Select != nil {
 		if len(p.names) == 0 {
+			p.plan()
 			return p, nil // a shard whose part holds no benchmark both builds have
 		}
 		// A shard's counted processes start only the test binaries of
