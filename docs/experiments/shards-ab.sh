@@ -17,8 +17,10 @@ PKGS=${1:-8} BENCHES=${2:-16} N=${3:-4}
 OUT=${OUT:-$(mktemp -d /tmp/wirebench-shards.XXXXXX)}
 mkdir -p "$OUT"
 cd "$OUT"
-"$REPO/docs/experiments/bigmodule.sh" base "$PKGS" "$BENCHES"
-"$REPO/docs/experiments/bigmodule.sh" head "$PKGS" "$BENCHES" head
+if [ -z "${SKIP_WHOLE:-}" ]; then
+	"$REPO/docs/experiments/bigmodule.sh" base "$PKGS" "$BENCHES"
+	"$REPO/docs/experiments/bigmodule.sh" head "$PKGS" "$BENCHES" head
+fi
 (cd "$REPO" && go build -o "$OUT/wb" ./cmd/wirebench)
 load() { cut -d' ' -f1 /proc/loadavg; }
 step() { # name, then the command
@@ -33,9 +35,12 @@ step() { # name, then the command
 	t1=$(date +%s.%N)
 	printf '%s\t%s\t%.1f\t%s\t%s\n' "$name" "$rc" "$(echo "$t1 - $t0" | bc)" "$l0" "$(load)" | tee -a summary.tsv
 }
-printf 'step\texit\twall_s\tload_before\tload_after\n' >summary.tsv
 ab="./wb ab --base base --head head --bench . --metric instructions --measure-all"
-step whole $ab --format json
+if [ -z "${SKIP_WHOLE:-}" ]; then # SKIP_WHOLE=1 keeps OUT's whole.out, to re-run the shards only
+	printf 'step\texit\twall_s\tload_before\tload_after\n' >summary.tsv
+	step whole $ab --format json
+fi
+rm -rf shards
 i=1
 while [ "$i" -le "$N" ]; do
 	step "shard-$i" $ab --shard "$i/$N" --out "shards/$i/ab-shard.json"

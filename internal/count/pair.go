@@ -54,6 +54,12 @@ func NewPair(ctx context.Context, base, head Build, o Options) (*Pair, error) {
 		// A shard's counted processes start only the test binaries of
 		// its part's packages: under callgrind a start costs seconds.
 		p.base.Program, p.head.Program = partsOf(p.base.Program, p.names), partsOf(p.head.Program, p.names)
+		// It counts in stages when the whole would (the whole's verdicts
+		// are the merge's): the threshold scaled by its share of the
+		// benchmarks both builds list.
+		if all, _, _ := program.Intersect(p.calB.hello.Benchmarks, p.calH.hello.Benchmarks); p.r.o.StageFrom > 0 && len(all) > 0 {
+			p.r.o.StageFrom = max(1, time.Duration(float64(p.r.o.StageFrom)*float64(len(p.names))/float64(len(all))))
+		}
 	}
 	if len(p.names) == 0 {
 		return nil, fmt.Errorf("the base build (%d benchmarks) and the head build (%d) have no benchmark in common", len(p.calB.names), len(p.calH.names))
