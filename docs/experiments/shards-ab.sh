@@ -4,9 +4,11 @@
 # BENCHMARKS microsecond benchmarks; the head makes a third of them 20%
 # more work): the whole counted once, then each of N shards, one after
 # another (as N matrix jobs would run side by side), then the merge.
-# Every step's wall time with the load average before and after it
-# (the machine is shared: compare ratios, not seconds), and whether the
-# merged verdicts are the unsharded ones.
+# Every step's wall time and CPU time (user and system, the counted
+# processes included) with the load average before and after it (the
+# machine is shared: compare ratios, not seconds; the CPU time moves
+# less with the load than the wall time), and whether the merged
+# verdicts are the unsharded ones.
 #
 #   docs/experiments/shards-ab.sh [PACKAGES [BENCHMARKS [N]]]
 #   OUT=dir (default a new one under /tmp): the modules, files and logs;
@@ -27,17 +29,18 @@ step() { # name, then the command
 	name=$1
 	shift
 	l0=$(load)
-	t0=$(date +%s.%N)
 	set +e
-	"$@" >"$name.out" 2>"$name.err"
+	/usr/bin/time -f '%e %U %S' -o "$name.time" "$@" >"$name.out" 2>"$name.err"
 	rc=$?
 	set -e
-	t1=$(date +%s.%N)
-	printf '%s\t%s\t%.1f\t%s\t%s\n' "$name" "$rc" "$(echo "$t1 - $t0" | bc)" "$l0" "$(load)" | tee -a summary.tsv
+	read -r wall user sys <<EOF
+$(tail -n 1 "$name.time")
+EOF
+	printf '%s\t%s\t%s\t%.1f\t%s\t%s\n' "$name" "$rc" "$wall" "$(echo "$user + $sys" | bc)" "$l0" "$(load)" | tee -a summary.tsv
 }
 ab="./wb ab --base base --head head --bench . --metric instructions --measure-all"
 if [ -z "${SKIP_WHOLE:-}" ]; then # SKIP_WHOLE=1 keeps OUT's whole.out, to re-run the shards only
-	printf 'step\texit\twall_s\tload_before\tload_after\n' >summary.tsv
+	printf 'step\texit\twall_s\tcpu_s\tload_before\tload_after\n' >summary.tsv
 	step whole $ab --format json
 fi
 rm -rf shards

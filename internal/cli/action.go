@@ -468,6 +468,8 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 		return o, "", nil
 	case ctx.Err() != nil:
 		return nil, "", ctx.Err()
+	case program.Side(err) == "base" && !a.abPart.Whole():
+		return nil, "", fmt.Errorf("shard %s: the base could not be built or run for the same-runner A/B comparison, and a shard cannot fall back to the stored baseline: %w", a.abPart, err)
 	case program.Side(err) == "base":
 		a.gha.Warningf("same-runner A/B comparison not possible, falling back to the stored baseline: %v", err)
 		return nil, "the base could not be built or run for the same-runner A/B comparison: " + firstLine(err.Error()), nil

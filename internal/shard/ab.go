@@ -331,6 +331,8 @@ func JoinAB(parts []*ABPart, files []string, opts MergeOptions) (*JoinedAB, erro
 			return nil, fmt.Errorf("merge: %s compared %s with %s, %s compared %s with %s: every shard must build the same base and head; re-run the matrix", files[i], orNone(p.HeadCommit), orNone(p.BaseCommit), files[0], orNone(first.HeadCommit), orNone(first.BaseCommit))
 		case p.Partition != pid:
 			return nil, fmt.Errorf("merge: %s records partition %s, the benchmarks listed give %s: the shard did not keep its part by this version's partition; re-run the matrix with one version of wirebench", files[i], p.Partition, pid)
+		case p.Base.Env.GoVersion != first.Base.Env.GoVersion || p.Head.Env.GoVersion != first.Head.Env.GoVersion:
+			return nil, fmt.Errorf("merge: %s built with %s and %s, %s with %s and %s: every shard must build both trees with one Go (pin it in the workflow)", files[i], p.Base.Env.GoVersion, p.Head.Env.GoVersion, files[0], first.Base.Env.GoVersion, first.Head.Env.GoVersion)
 		case p.Base.Suite != first.Base.Suite || p.Head.Suite != first.Head.Suite:
 			return nil, fmt.Errorf("merge: %s is of suite %q, %s of %q: shards of one comparison run one suite", files[i], p.Head.Suite, files[0], first.Head.Suite)
 		}

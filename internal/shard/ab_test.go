@@ -166,6 +166,7 @@ func TestJoinAB(t *testing.T) {
 		{"missing", parts[:3], files[:3], MergeOptions{}, "shard 4 of 4 missing (got 3 files)"},
 		{"twice", append(slices.Clone(parts), parts[1]), append(slices.Clone(files), "again.json"), MergeOptions{AllowPartial: true}, "shard 2/4 appears twice (shard-2.json and again.json)"},
 		{"other head", edit(2, func(p *ABPart) { p.HeadCommit = "forged" }), files, MergeOptions{}, "every shard must build the same base and head"},
+		{"other Go", edit(2, func(p *ABPart) { p.Head.Env.GoVersion = "go1.25" }), files, MergeOptions{}, "with one Go"},
 		{"other lists", edit(1, func(p *ABPart) { p.ListedHead = p.ListedHead[1:] }), files, MergeOptions{}, "listed different benchmarks"},
 		{"other partition", edit(3, func(p *ABPart) { p.Partition = "0123456789abcdef" }), files, MergeOptions{}, "records partition 0123456789abcdef"},
 		{"benchmark of another shard", edit(0, func(p *ABPart) { p.Head.Benchmarks = append(p.Head.Benchmarks, parts[1].Head.Benchmarks[0]) }), files, MergeOptions{}, "which the partition gives shard 2/4"},
