@@ -49,9 +49,10 @@ func ABShard(o *ab.Outcome, r AB) *shard.ABPart {
 // what its own part flagged, and under Holm a benchmark of a part is
 // flagged there whenever it is in the whole (its adjusted p-value can
 // only grow with the family), so the confirmation's processes are there
-// for whatever the union flags; a flagged benchmark whose shard did not
-// count it again is enforced as measured and says so. why says how both
-// builds were counted, for the report.
+// for whatever the union flags (under Benjamini–Hochberg, which is not
+// monotone so, a flagged benchmark whose shard did not count it again is
+// judged on the processes it has). why says how both builds were
+// counted, for the report.
 func MergeAB(j *shard.JoinedAB, opts compare.Options, why string) (*ab.Outcome, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
