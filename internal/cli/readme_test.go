@@ -133,6 +133,8 @@ func TestREADMECommands(t *testing.T) {
 						args = append(args, "a", "b")
 					case config.AB:
 						args = append(args, "--base", "b")
+					case config.Merge:
+						args = append(args, "shards")
 					}
 					pc, err := config.Parse(cmd, args)
 					if err == nil {
