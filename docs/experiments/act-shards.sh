@@ -99,5 +99,5 @@ code=0
 log "act ab-merge (pull_request): exit $code ($(grep -c . "$OUT/act-ab-merge.log") log lines)"
 kill -TERM "$api"; wait "$api" || true; api=""
 log "API: $(jq '.requests | length' "$OUT/api.json") requests; comments on #42: $(jq '.comments["42"] // [] | length' "$OUT/api.json")"
-jq -r '.comments["42"][0].body // ""' "$OUT/api.json" >"$OUT/comment-42.md"
+jq -r '.comments["42"][0].Body // ""' "$OUT/api.json" >"$OUT/comment-42.md"
 log "the comment: $(grep -c . "$OUT/comment-42.md") lines; $(grep -o 'Merged from [0-9]* A/B shards' "$OUT/comment-42.md" | head -1)"
