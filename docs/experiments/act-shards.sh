@@ -97,6 +97,7 @@ code=0
 	--env "GITHUB_API_URL=$url" --env GITHUB_REPOSITORY=octo-org/codecs -s "GITHUB_TOKEN=$token" \
 	--container-daemon-socket - ) >"$OUT/act-ab-merge.log" 2>&1 || code=$?
 log "act ab-merge (pull_request): exit $code ($(grep -c . "$OUT/act-ab-merge.log") log lines)"
+"${pm[@]}" rm -f -t 2 -a >/dev/null 2>&1 || true # act leaves the job's container running
 kill -TERM "$api"; wait "$api" || true; api=""
 log "API: $(jq '.requests | length' "$OUT/api.json") requests; comments on #42: $(jq '.comments["42"] // [] | length' "$OUT/api.json")"
 jq -r '.comments["42"][0].Body // ""' "$OUT/api.json" >"$OUT/comment-42.md"
