@@ -37,6 +37,18 @@ type Outcome struct {
 	InstanceNoise float64
 	// Elapsed is the time of the whole run, workers' start-up included.
 	Elapsed time.Duration
+	// JudgedBase and JudgedHead are, on a counted comparison that
+	// counted flagged benchmarks again, what its verdict before that
+	// confirmation was judged on (Base and Head hold the confirmation's
+	// processes too), and AgainBase and AgainHead the confirmation's
+	// processes; nil without a confirmation. A shard of a job matrix
+	// keeps them apart so the merge can judge the union as one run would
+	// have (check.MergeAB).
+	JudgedBase, JudgedHead, AgainBase, AgainHead *results.Results
+	// ListedBase and ListedHead are, on a shard's counted comparison,
+	// every benchmark each build listed (by key), the input of the
+	// partition every shard computes alike.
+	ListedBase, ListedHead []string
 }
 
 // run is one comparison under way: its options, the benchmarks both

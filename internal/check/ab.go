@@ -19,6 +19,7 @@ import (
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/sandbox"
+	"github.com/wirebench/wirebench/internal/shard"
 	"github.com/wirebench/wirebench/internal/worker"
 )
 
@@ -59,6 +60,12 @@ type AB struct {
 	// (splitIdentical); identical is what Run found so, for the result.
 	MeasureAll bool
 	identical  []compare.Identical
+	// Shard, when not the whole, is the part of the benchmarks this run
+	// counts, as one job of a matrix (docs/shards.md): Run builds both
+	// trees and lists every benchmark, then calibrates and counts only
+	// those shard.ABAssign gives this shard; ABShard is what it hands the
+	// merge. Only counts shard (Count set, Clock not): see Run.
+	Shard shard.Spec
 	// unbuilt are, by side, the packages whose tests did not build
 	// (results.TroubleNotBuilt): each its own row (finishAB).
 	unbuilt map[string][]results.Trouble
@@ -87,6 +94,9 @@ func (r *AB) WithCount(c *config.Config, ct *count.Settings) {
 // baseline.
 func (r AB) Run(ctx context.Context, progress io.Writer) (*ab.Outcome, error) {
 	start := time.Now()
+	if !r.Shard.Whole() && (r.Count == nil || r.Clock != nil) {
+		return nil, fmt.Errorf("%w: a same-runner A/B comparison is split over shards only when counted alone (metric instructions or cycles): a timed comparison's verdict is made of its visits' pairing in time, which the shards' files do not carry", program.ErrSetup)
+	}
 	r.unbuilt = map[string][]results.Trouble{}
 	dir, err := os.MkdirTemp("", "wirebench-ab-")
 	if err != nil {
@@ -191,7 +201,7 @@ func countAB(ctx context.Context, progress io.Writer, r AB, progs map[string]pro
 		kept = filepath.Join(dir, "dumps")
 	}
 	o, err := countPair(ctx, base, head, count.Options{Settings: *r.Count, Dir: filepath.Join(dir, "count"),
-		Stderr: r.workers(progress), Sandbox: r.Sandbox, Progress: progress, Keep: kept}, r.Options.Compare, why)
+		Stderr: r.workers(progress), Sandbox: r.Sandbox, Progress: progress, Keep: kept, Select: r.selector(progress)}, r.Options.Compare, why)
 	if err != nil {
 		if program.IsSetup(err) {
 			return nil, err
@@ -232,6 +242,30 @@ func clockAB(ctx context.Context, progress io.Writer, r AB, progs map[string]pro
 		return nil, fmt.Errorf("the wall-time check beside the count: %w", err)
 	}
 	return joinPairedClock(counted, timed, budget), nil
+}
+
+// selector is count.Options.Select for r's shard (nil: the whole): the
+// benchmarks of a build's list that shard.ABAssign gives r's shard. The
+// base is listed first (count.NewPair), and its list balances both
+// builds' partition.
+func (r AB) selector(progress io.Writer) func(side string, listed []string) []string {
+	if r.Shard.Whole() {
+		return nil
+	}
+	var part *shard.ABPartition
+	return func(side string, listed []string) []string {
+		if side == "base" || part == nil {
+			part = shard.NewABPartition(listed, r.Shard.Count)
+		}
+		var keep []string
+		for _, name := range listed {
+			if part.Shard(name) == r.Shard.Index {
+				keep = append(keep, name)
+			}
+		}
+		fmt.Fprintf(progress, "wirebench: ab: shard %s: the %s lists %s, %d of them this shard's\n", r.Shard, side, human.Plural(len(listed), "benchmark", "benchmarks"), len(keep))
+		return keep
+	}
 }
 
 // identicalOutcome is the outcome of a run whose every package is

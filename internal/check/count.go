@@ -36,9 +36,17 @@ func countPair(ctx context.Context, base, head count.Build, o count.Options, opt
 	if err != nil {
 		return nil, err
 	}
-	out, err := judgeCounts(ctx, p, opts)
-	if err != nil {
+	var out *ab.Outcome
+	if common, _, _ := p.Benchmarks(); len(common) == 0 {
+		// A shard's part with nothing both builds have: what it listed
+		// and the troubles are still its part of the merge.
+		out = &ab.Outcome{Result: &compare.Result{Options: opts}}
+		out.Base, out.Head = p.None()
+	} else if out, err = judgeCounts(ctx, p, opts); err != nil {
 		return nil, err
+	}
+	if o.Select != nil {
+		out.ListedBase, out.ListedHead = p.Listed()
 	}
 	res := out.Result
 	_, res.Missing, res.New = p.Benchmarks()
@@ -152,11 +160,20 @@ func judgeStaged(ctx context.Context, p counts, opts compare.Options, unsettled 
 	}
 	watch("beyond", res)
 	if names := confirmables(res); len(names) > 0 {
-		all, err := recount(ctx, out, p.Again, names, opts)
+		judgedBase, judgedHead := out.Base.Clone(), out.Head.Clone()
+		again := func(ctx context.Context, names []string) (*results.Results, *results.Results, error) {
+			b, h, err := p.Again(ctx, names)
+			if b != nil {
+				out.AgainBase, out.AgainHead = b.Clone(), h.Clone()
+			}
+			return b, h, err
+		}
+		all, err := recount(ctx, out, again, names, opts)
 		if err != nil {
 			return nil, err
 		}
 		if all != nil {
+			out.JudgedBase, out.JudgedHead = judgedBase, judgedHead
 			_, _, used := settle(res, all)
 			out.Confirmations = append(out.Confirmations, used...)
 			out.ConfirmRounds = p.Processes()

@@ -4,12 +4,17 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/config"
+	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/report"
+	"github.com/wirebench/wirebench/internal/shard"
 	"github.com/wirebench/wirebench/internal/source"
 )
 
@@ -61,6 +66,11 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	if c.Bench != "" {
 		r.Filter = c.Bench
 	}
+	if c.Shard != "" {
+		if r.Shard, err = shard.Parse(c.Shard); err != nil {
+			return badInput{Err: err}
+		}
+	}
 	in := report.Input{BaselineSource: "the base build (" + c.BasePath + ")",
 		Title: "wirebench: same-runner A/B, " + c.HeadPath + " against " + c.BasePath, FailOn: c.FailCondition(), Notes: check.WithNote(nil, note)}
 	o, err := r.Run(ctx, e.stderr)
@@ -73,6 +83,9 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 	case err != nil:
 		return err
 	}
+	if !r.Shard.Whole() {
+		return writeABShard(e, check.ABShard(o, r), c.Out)
+	}
 	out := check.Paired(o, nil, in)
 	d := local(e)
 	d.ResultsPath, d.ReportPath, d.Format = c.Out, c.Report, c.Format
@@ -80,4 +93,39 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return gate(out.Failed())
+}
+
+// writeABShard writes a shard's part of a same-runner A/B comparison to
+// path, for merge: the shard judges nothing, so it passes once written.
+func writeABShard(e *env, p *shard.ABPart, path string) error {
+	data, err := shard.WriteAB(p)
+	if err != nil {
+		return err
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("ab --shard: %w", err)
+		}
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("ab --shard: %w", err)
+	}
+	fmt.Fprintf(e.stderr, "wirebench: ab: shard %s counted %s of the %d both builds list (%d only in the base, %d only in the head) in %s; wrote %s: merge the shards' files with `wirebench merge` for the verdict\n",
+		p.Shard, human.Plural(len(p.Head.Benchmarks), "benchmark", "benchmarks"), common(p.ListedBase, p.ListedHead), len(p.Missing), len(p.New), p.Elapsed.Round(100*time.Millisecond), path)
+	return nil
+}
+
+// common is how many names a and b share.
+func common(a, b []string) int {
+	in := map[string]bool{}
+	for _, n := range a {
+		in[n] = true
+	}
+	k := 0
+	for _, n := range b {
+		if in[n] {
+			k++
+		}
+	}
+	return k
 }

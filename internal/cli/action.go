@@ -20,6 +20,7 @@ import (
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
+	"github.com/wirebench/wirebench/internal/shard"
 	"github.com/wirebench/wirebench/internal/source"
 	"github.com/wirebench/wirebench/internal/store"
 )
@@ -46,6 +47,10 @@ type actionRun struct {
 	abNote    string
 	// accepts is what the pull request accepts, read once (accept).
 	accepts prAccepts
+	// abPart is the shard of a same-runner A/B comparison this job
+	// counts (abShard; zero: the whole), abRun the comparison as run.
+	abPart shard.Spec
+	abRun  check.AB
 }
 
 // cmdAction runs wirebench as a GitHub Action: the inputs are read into
@@ -82,9 +87,22 @@ func cmdAction(ctx context.Context, e *env) error {
 			return badInput{Err: err}
 		}
 	}
+	if cfg.Mode == "merge" {
+		files, err := source.Shards{Paths: []string{cfg.MergePath}}.Files()
+		if err == nil {
+			if abShards, err := abShardFiles(files); err != nil {
+				return badInput{Err: err}
+			} else if abShards {
+				gha.Infof("wirebench: mode merge: the shards of a same-runner A/B comparison (event %s)", orDash(ev.Name))
+				return a.mergeAB(ctx, files)
+			}
+		}
+	}
 	mode := a.resolveMode()
 	gha.Infof("wirebench: mode %s (event %s)", mode, orDash(ev.Name))
 	switch mode {
+	case "ab-shard":
+		return a.abShard(ctx)
 	case "check", "compare":
 		return a.check(ctx)
 	case "update":
@@ -146,6 +164,10 @@ func (a *actionRun) resolveMode() string {
 	}
 	if m != "auto" {
 		return m
+	}
+	if a.cfg.Shard != "" && a.ev.IsPullRequest() && strings.TrimSpace(a.cfg.BasePath) != "" {
+		a.note("Shard %s of a same-runner A/B comparison: this job builds both trees and counts its part; the merge job judges, comments and fails or passes.", a.cfg.Shard)
+		return "ab-shard"
 	}
 	if a.cfg.Shard != "" {
 		a.note("Shard %s: this job only measures; the merge job compares, comments and refreshes the baseline.", a.cfg.Shard)
@@ -433,6 +455,8 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 		r.Filter = a.cfg.Bench
 	}
 	r.WithCount(a.cfg, a.abCounted)
+	r.Shard = a.abPart
+	a.abRun = r
 	r.Dumps = filepath.Join(a.outDir, check.DumpsSubdir)
 	if a.abNote != "" {
 		a.notes = append(a.notes, a.abNote)
@@ -444,6 +468,8 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 		return o, "", nil
 	case ctx.Err() != nil:
 		return nil, "", ctx.Err()
+	case program.Side(err) == "base" && !a.abPart.Whole():
+		return nil, "", fmt.Errorf("shard %s: the base could not be built or run for the same-runner A/B comparison, and a shard cannot fall back to the stored baseline: %w", a.abPart, err)
 	case program.Side(err) == "base":
 		a.gha.Warningf("same-runner A/B comparison not possible, falling back to the stored baseline: %v", err)
 		return nil, "the base could not be built or run for the same-runner A/B comparison: " + firstLine(err.Error()), nil
@@ -454,4 +480,74 @@ func (a *actionRun) sameRunnerAB(ctx context.Context) (o *ab.Outcome, why string
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
+}
+
+// abShardFile is where a shard of a same-runner A/B comparison writes
+// its part, in the output directory: the file the workflow uploads as
+// the shard's artifact.
+const abShardFile = "ab-shard.json"
+
+// abShard is one job of a matrix splitting the same-runner A/B
+// comparison of a pull request (input shard with input base-path): it
+// builds both trees, counts its part of the benchmarks and writes it to
+// abShardFile for the merge job (mergeAB). It judges nothing and
+// comments nothing. Only a count is split (input metric instructions or
+// cycles); a base that cannot be built fails the job rather than fall
+// back to the stored baseline, which a shard cannot do for the others.
+func (a *actionRun) abShard(ctx context.Context) error {
+	spec, err := shard.Parse(a.cfg.Shard)
+	if err != nil {
+		return badInput{Err: fmt.Errorf("input shard: %w", err)}
+	}
+	if a.cfg.Metric != config.MetricInstructions && a.cfg.Metric != config.MetricCycles {
+		return badInputf("input shard with input base-path splits a same-runner A/B comparison, which only a count can be: set input metric to instructions or cycles for the whole matrix (docs/shards.md)")
+	}
+	if a.abCounted, a.abNote, err = check.Instrument(ctx, a.cfg, nil, true); err != nil {
+		return err
+	}
+	a.abPart = spec
+	o, why, failed := a.sameRunnerAB(ctx)
+	switch {
+	case failed != nil:
+		return failed
+	case o == nil:
+		return badInputf("shard %s: no same-runner A/B comparison: %s", spec, why)
+	}
+	path := filepath.Join(a.outDir, abShardFile)
+	if err := writeABShard(a.e, check.ABShard(o, a.abRun), path); err != nil {
+		return err
+	}
+	a.gha.Noticef("wirebench: shard %s counted; its part is in %s for the merge job (mode merge)", spec, path)
+	return nil
+}
+
+// mergeAB is the merge job of a matrix that split a same-runner A/B
+// comparison (mode merge over ab-shard files): it judges the shards as
+// one comparison (check.MergeAB) and reports, comments and gates as the
+// unsharded check of the pull request would.
+func (a *actionRun) mergeAB(ctx context.Context, files []string) error {
+	if a.cfg.Bench != "" {
+		a.src = source.GoTest{Packages: a.cfg.PackageList(), Bench: a.cfg.Bench, BuildFlags: a.cfg.BuildFlagList()}
+	} else {
+		a.src = source.Embedded{}
+	}
+	head, base := "", ""
+	if a.ev.IsPullRequest() {
+		head, base = a.ev.SHA, a.ev.PR.BaseSHA
+	}
+	o, notes, err := mergeAB(a.cfg, files, base, head)
+	if err != nil {
+		return badInput{Err: err}
+	}
+	a.notes = append(a.notes, notes...)
+	var history []baseline.Entry
+	if base, _, err := a.loadBaseline(ctx); err == nil && base != nil {
+		history = base.History
+	}
+	out := check.Paired(o, history, a.input("the base build (same-runner A/B, merged shards)"))
+	a.accept(ctx, out)
+	if err := a.delivery().Deliver(ctx, out); err != nil {
+		return err
+	}
+	return gate(out.Failed())
 }

@@ -24,6 +24,7 @@ func TestREADMEWorkflows(t *testing.T) {
 		{"quickstart.yml", "README.md", "### In your workflow", "bench: ."},
 		{"user.yml", "README.md", "## Use it in a workflow", "bench: ."},
 		{"matrix.yml", "docs/shards.md", "## Workflow", "mode: merge"},
+		{"ab-matrix.yml", "docs/shards.md", "## Same-runner A/B over a job matrix", "merge-path: shards"},
 		{"ab.yml", "docs/action.md", "## The embedded suite, same-runner A/B", "path: base"},
 	}
 	dir := t.TempDir()
@@ -132,6 +133,8 @@ func TestREADMECommands(t *testing.T) {
 						args = append(args, "a", "b")
 					case config.AB:
 						args = append(args, "--base", "b")
+					case config.Merge:
+						args = append(args, "shards")
 					}
 					pc, err := config.Parse(cmd, args)
 					if err == nil {

@@ -287,6 +287,9 @@ func TestUsageTrue(t *testing.T) {
 			if cmd == AB {
 				args = append(args, "--base", "b")
 			}
+			if cmd == Merge {
+				args = append(args, "shards")
+			}
 			pc, err := Parse(cmd, args)
 			if err == nil {
 				err = pc.Validate(cmd)

@@ -57,6 +57,12 @@ func (c *Config) Validate(cmd Command) error {
 		if c.BasePath == "" {
 			bad("ab needs --base DIR: a source tree of the base version (e.g. `git worktree add --detach /tmp/base main`)")
 		}
+		if c.Shard != "" && c.Metric != MetricInstructions && c.Metric != MetricCycles {
+			bad("ab --shard needs --metric instructions or cycles: only a count is split over shards and judged as one in the merge (docs/shards.md)")
+		}
+		if c.Shard != "" && c.Out == "" {
+			bad("ab --shard needs --out FILE: where this shard's part goes, for merge to read")
+		}
 		fallthrough
 	default:
 		if len(c.Args) > 0 && cmd != Action {

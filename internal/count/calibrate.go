@@ -46,8 +46,12 @@ func (r *run) calibrate(ctx context.Context, side string, b Build) (*calibration
 	h := w.Handshake()
 	c := &calibration{hello: h, sizes: map[string]int{}, nsPerOp: map[string]float64{}, bytesOp: map[string]float64{},
 		parallel: map[string]bool{}, troubles: slices.Clone(w.Troubles())}
-	for i, name := range h.Benchmarks {
-		doing.set(fmt.Sprintf("warming up benchmark %d of %d, %s", i+1, len(h.Benchmarks), name))
+	listed := h.Benchmarks
+	if r.o.Select != nil {
+		listed = r.o.Select(side, listed)
+	}
+	for i, name := range listed {
+		doing.set(fmt.Sprintf("warming up benchmark %d of %d, %s", i+1, len(listed), name))
 		c.parallel[name] = w.Parallel(name)
 		s, err := w.Warmup(ctx, name, calibrationWarmup)
 		var reply *worker.ReplyError

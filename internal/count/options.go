@@ -186,6 +186,13 @@ type Options struct {
 	// of the build that counts it; see SaveDumps), for a person to open
 	// those of a flagged benchmark. Empty keeps none.
 	Keep string
+	// Select, when set, keeps the benchmarks of listed (all a build's
+	// worker lists, by key) that this count calibrates and counts: one
+	// shard's part of a same-runner A/B comparison split over a job
+	// matrix (check.AB.Shard). Pair calls it for the base, then the head,
+	// before either build's native warm-up, so a shard warms up and
+	// counts only its part. nil keeps all.
+	Select func(side string, listed []string) []string
 }
 
 // Build is one build to count: its program, and its workers'

@@ -48,6 +48,21 @@ func NewPair(ctx context.Context, base, head Build, o Options) (*Pair, error) {
 		return nil, fmt.Errorf("the base build runs suite %q and the head build suite %q: compare builds of the same suite", p.calB.hello.Suite, p.calH.hello.Suite)
 	}
 	p.names, p.missing, p.added = program.Intersect(p.calB.names, p.calH.names)
+	if p.r.o.Select != nil {
+		if len(p.names) == 0 {
+			p.plan()
+			return p, nil // a shard whose part holds no benchmark both builds have
+		}
+		// A shard's counted processes start only the test binaries of
+		// its part's packages: under callgrind a start costs seconds.
+		p.base.Program, p.head.Program = partsOf(p.base.Program, p.names), partsOf(p.head.Program, p.names)
+		// It counts in stages when the whole would (the whole's verdicts
+		// are the merge's): the threshold scaled by its share of the
+		// benchmarks both builds list.
+		if all, _, _ := program.Intersect(p.calB.hello.Benchmarks, p.calH.hello.Benchmarks); p.r.o.StageFrom > 0 && len(all) > 0 {
+			p.r.o.StageFrom = max(1, time.Duration(float64(p.r.o.StageFrom)*float64(len(p.names))/float64(len(all))))
+		}
+	}
 	if len(p.names) == 0 {
 		return nil, fmt.Errorf("the base build (%d benchmarks) and the head build (%d) have no benchmark in common", len(p.calB.names), len(p.calH.names))
 	}
@@ -66,6 +81,19 @@ func (p *Pair) plan() {
 // those only the base has, and those only the head has.
 func (p *Pair) Benchmarks() (common, onlyBase, onlyHead []string) {
 	return p.names, p.missing, p.added
+}
+
+// Listed are the benchmarks each build's worker listed, all of them
+// (before Options.Select kept a shard's part), by key.
+func (p *Pair) Listed() (base, head []string) {
+	return p.calB.hello.Benchmarks, p.calH.hello.Benchmarks
+}
+
+// None is each build's results when the pair has no benchmark to count
+// (a shard whose part holds none both builds have): nothing counted,
+// the troubles and the counter recorded.
+func (p *Pair) None() (base, head *results.Results) {
+	return p.r.results("base", p.base, p.calB, p.planB, nil), p.r.results("head", p.head, p.calH, p.planH, nil)
 }
 
 // Processes is how many processes of each build Count and Rest count
@@ -276,4 +304,21 @@ func them(n int) string {
 		return "it"
 	}
 	return "them"
+}
+
+// partsOf is the parts of prog that serve one of names (by key), and
+// those of no package (a suite's one command).
+func partsOf(prog program.Program, names []string) program.Program {
+	pkgs := map[string]bool{}
+	for _, key := range names {
+		pkg, _ := results.SplitKey(key)
+		pkgs[pkg] = true
+	}
+	var out program.Program
+	for _, part := range prog {
+		if part.Package == "" || pkgs[part.Package] {
+			out = append(out, part)
+		}
+	}
+	return out
 }

@@ -65,7 +65,7 @@ func (Shards) Title() string { return Embedded{}.Title() + " (merged shards)" }
 
 // Results merges the shards; the note describes the merge.
 func (s Shards) Results(ctx context.Context, p Plan) (*results.Results, []string, error) {
-	files, err := s.files()
+	files, err := s.Files()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -92,8 +92,9 @@ func (s Shards) Results(ctx context.Context, p Plan) (*results.Results, []string
 	return m.Results, []string{strings.TrimSuffix(note.String(), ";") + "."}, nil
 }
 
-// files lists the results files of the shards, sorted.
-func (s Shards) files() ([]string, error) {
+// Files lists the results files of the shards, sorted, and checks that
+// together they are no more than a merge may read (boundShards).
+func (s Shards) Files() ([]string, error) {
 	var files []string
 	for _, p := range s.Paths {
 		st, err := os.Stat(p)
