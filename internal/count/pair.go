@@ -55,7 +55,7 @@ func NewPair(ctx context.Context, base, head Build, o Options) (*Pair, error) {
 		}
 		// A shard's counted processes start only the test binaries of
 		// its part's packages: under callgrind a start costs seconds.
-		p.base.Program, p.head.Program = partsOf(p.base.Program, p.names), partsOf(p.head.Program, p.names)
+		p.base.Program, p.head.Program = p.base.Program.ForKeys(p.names), p.head.Program.ForKeys(p.names)
 		// It counts in stages when the whole would (the whole's verdicts
 		// are the merge's): the threshold scaled by its share of the
 		// benchmarks both builds list.
@@ -304,21 +304,4 @@ func them(n int) string {
 		return "it"
 	}
 	return "them"
-}
-
-// partsOf is the parts of prog that serve one of names (by key), and
-// those of no package (a suite's one command).
-func partsOf(prog program.Program, names []string) program.Program {
-	pkgs := map[string]bool{}
-	for _, key := range names {
-		pkg, _ := results.SplitKey(key)
-		pkgs[pkg] = true
-	}
-	var out program.Program
-	for _, part := range prog {
-		if part.Package == "" || pkgs[part.Package] {
-			out = append(out, part)
-		}
-	}
-	return out
 }
