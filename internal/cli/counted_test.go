@@ -123,6 +123,9 @@ func TestCountedModule(t *testing.T) {
 			if code != tt.code || !strings.Contains(string(md), tt.says) || !strings.Contains(string(md), "Counted, not timed") {
 				t.Errorf("exit %d, want %d; the report lacks %q or what was counted:\n%s\n%s\n%s", code, tt.code, tt.says, md, stdout, errOut)
 			}
+			// The progress (shown only when the subtest fails) says
+			// whether the flagged count was confirmed, or why not.
+			t.Log(errOut)
 			checkEncodeCount(t, out, tt.name == "10% more work")
 		})
 	}
