@@ -32,6 +32,12 @@ tree "$OUT/base"; tree "$OUT/head"
 summary() { # summary NAME JSON CODE
 	python3 - "$@" "$target" <<'PY' | tee -a "$OUT/summary.tsv"
 import json, statistics, sys
+# A count whose pairs all differed by the same (exact: none to the
+# instruction) detects any change: 0; a comparison with no test, inf.
+def mde_of(c):
+    if c["mde"] is not None:
+        return c["mde"]
+    return 0.0 if "differed by the same" in (c.get("note") or "") or "counted the same" in (c.get("note") or "") else float("inf")
 name, path, code, target = sys.argv[1:5]
 try:
     d = json.load(open(path))
@@ -40,18 +46,18 @@ except Exception as e:
 cs = [c for c in d["comparisons"] if c["unit"] == "instructions/op"]
 t = [c for c in cs if c["name"].split()[-1] == target]
 others = [c["name"].split()[-1] for c in cs if c["verdict"] in ("regression", "improvement") and c["name"].split()[-1] != target]
-mde = statistics.median([c["mde"] if c["mde"] is not None else float("inf") for c in cs])
+mde = statistics.median([mde_of(c) for c in cs])
 sp = statistics.median([c.get("spread", 0) for c in cs])
 wp = [c.get("pair_spread", 0) for c in cs if c.get("test") == "paired-t"]
 tt = "-"
 if t:
     c = t[0]
     tt = f"{100*(c['ratio']-1):+.2f}% [{100*(c['ci_low']-1):+.2f}, {100*(c['ci_high']-1):+.2f}] {c['test']} {c['verdict']}"
-worst = max([c["mde"] if c["mde"] is not None else float("inf") for c in cs])
+worst = max([mde_of(c) for c in cs])
 gc = [c for c in d["comparisons"] if c["unit"] == "gc-instructions/op"]
 gct = "no gc-instructions/op"
 if gc:
-    gm = [c["mde"] if c["mde"] is not None else float("inf") for c in gc]
+    gm = [mde_of(c) for c in gc]
     gflag = [c["name"].split()[-1] for c in gc if c["verdict"] in ("regression", "improvement")]
     gwp = [c.get("pair_spread", 0) for c in gc if c.get("test") == "paired-t"]
     gct = f"gc-instructions/op: {len(gc)} benchmarks, median MDE {100*statistics.median(gm):.3f}%, worst {100*max(gm):.3f}%, within pairs {100*statistics.median(gwp) if gwp else float('nan'):.3f}%, flagged {','.join(gflag) or 'none'}"

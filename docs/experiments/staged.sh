@@ -33,12 +33,18 @@ tree "$OUT/inject"
 summary() { # NAME JSON CODE WALL LOAD ERR
 	python3 - "$@" "$target" <<'PY' | tee -a "$OUT/staged.tsv"
 import json, re, statistics, sys
+# A count whose pairs all differed by the same (exact: none to the
+# instruction) detects any change: 0; a comparison with no test, inf.
+def mde_of(c):
+    if c["mde"] is not None:
+        return c["mde"]
+    return 0.0 if "differed by the same" in (c.get("note") or "") or "counted the same" in (c.get("note") or "") else float("inf")
 name, path, code, wall, load, err, target = sys.argv[1:8]
 d = json.load(open(path))
 cs = [c for c in d["comparisons"] if c["unit"] == "instructions/op"]
 t = [c for c in cs if c["name"].split()[-1] == target]
 others = [c["name"].split()[-1] + " " + c["unit"] for c in d["comparisons"] if c["verdict"] in ("regression", "improvement") and c["name"].split()[-1] != target]
-mde = statistics.median([c["mde"] if c["mde"] is not None else float("inf") for c in cs]) if cs else float("nan")
+mde = statistics.median([mde_of(c) for c in cs]) if cs else float("nan")
 tt = "-"
 if t:
     c = t[0]

@@ -130,6 +130,7 @@ func TestCountedModule(t *testing.T) {
 		})
 	}
 	t.Run("stored, counted and timed", func(t *testing.T) { countedAndTimed(t) })
+	t.Run("seeded pairs count alike", func(t *testing.T) { seededPairsAlike(t) })
 	t.Run("ab", func(t *testing.T) {
 		for _, tt := range []struct {
 			head string
@@ -163,6 +164,66 @@ func TestCountedModule(t *testing.T) {
 			}
 		}
 	})
+}
+
+// seededPairsAlike: two copies of one module, counted A/A (--measure-all),
+// count a benchmark that allocates nothing the same to the instruction
+// in every seeded pair of processes, though its first call needs a
+// bigger stack than a new goroutine has: the worker grows the stack
+// before the count starts. Grown inside the count, the stack's copy
+// cost a few hundred instructions more or less from process to process
+// of a seed (the runtime's cache of PC values is filled at random).
+func seededPairsAlike(t *testing.T) {
+	files := map[string]string{
+		"go.mod": "module example.com/deep\n\ngo 1.22\n",
+		"deep_test.go": `package deep
+
+import "testing"
+
+var sink int
+
+// deep needs a frame of 16 KiB: a new goroutine's stack must grow
+// at its first call.
+//
+//go:noinline
+func deep(n int) int {
+	var a [2048]int
+	for i := range a {
+		a[i] = i * n
+	}
+	return a[n%len(a)]
+}
+
+func BenchmarkDeep(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sink += deep(i)
+	}
+}
+`}
+	base, head := writeModule(t, files), writeModule(t, files)
+	code, stdout, errOut := wb(t, head, "ab", "--base", base, "--bench", ".", "--metric", "instructions", "--processes", "3", "--measure-all", "--format", "json")
+	var doc struct {
+		Comparisons []struct {
+			Name, Unit, Note string
+			Ratio            float64
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || code != exitOK {
+		t.Fatalf("ab A/A: exit %d, %v\n%s\n%s", code, err, stdout, errOut)
+	}
+	found := false
+	for _, c := range doc.Comparisons {
+		if c.Unit != "instructions/op" {
+			continue
+		}
+		found = true
+		if c.Ratio != 1 || c.Note != "every pair of processes differed by the same" {
+			t.Errorf("%s: ratio %v (%s), want every seeded pair to count alike", c.Name, c.Ratio, c.Note)
+		}
+	}
+	if !found {
+		t.Errorf("no instructions/op comparison:\n%s", stdout)
+	}
 }
 
 // walkModule is a module whose BenchmarkWalk follows 1,000 links of an

@@ -227,3 +227,32 @@ func TestCalibrationHeartbeat(t *testing.T) {
 		t.Errorf("a heartbeat after stop: %q", <-lines)
 	}
 }
+
+// TestBlocksOf: a benchmark is counted in the run's blocks, in
+// AllocBlocks when it allocates and that is more, and in one when one
+// operation fills a block; the cost estimate counts the same.
+func TestBlocksOf(t *testing.T) {
+	p := &plan{names: []string{"flat", "allocs", "costly"}, iterations: map[string]int{"flat": 100, "allocs": 100, "costly": 1},
+		nsPerOp: map[string]float64{"flat": 10, "allocs": 10, "costly": 1e7}, allocates: map[string]bool{"allocs": true, "costly": true}, allocBlocks: 3, warmed: true}
+	for _, tt := range []struct {
+		name         string
+		blocks, want int
+	}{
+		{"flat", 1, 1}, {"allocs", 1, 3}, {"costly", 1, 1},
+		{"flat", 2, 2}, {"allocs", 5, 5}, {"costly", 5, 1},
+	} {
+		if got := p.blocksOf(tt.name, tt.blocks); got != tt.want {
+			t.Errorf("blocksOf(%s, %d) = %d, want %d", tt.name, tt.blocks, got, tt.want)
+		}
+	}
+	// Warmed, one block: a quarter block before it; several: none.
+	if got, want := p.benchCost("flat", 1), 10.0*(100+25); got != want {
+		t.Errorf("benchCost(flat, 1) = %v, want %v", got, want)
+	}
+	if got, want := p.benchCost("allocs", 1), 10.0*3*100; got != want {
+		t.Errorf("benchCost(allocs, 1) = %v, want %v", got, want)
+	}
+	if got, want := p.testRequests(1), 1+3+1; got != want {
+		t.Errorf("testRequests(1) = %d, want %d", got, want)
+	}
+}

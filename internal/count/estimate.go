@@ -67,15 +67,19 @@ func (r *run) fit(jobsFor func() []*job) ([]*job, time.Duration, string) {
 	if budget <= 0 || est <= budget {
 		return jobs, est, ""
 	}
-	procs, blocks := r.o.Processes, r.o.Blocks
+	procs, blocks, allocBlocks := r.o.Processes, r.o.Blocks, r.o.AllocBlocks
 	least := MinProcesses
 	if r.o.FixedProcesses {
 		least = procs
 	}
-	for est > budget && (r.o.Blocks > 1 || r.o.Processes > least) {
-		if r.o.Blocks > 1 {
+	for est > budget && (r.o.AllocBlocks > r.o.Blocks || r.o.Blocks > 1 || r.o.Processes > least) {
+		switch {
+		case r.o.AllocBlocks > r.o.Blocks:
+			r.o.AllocBlocks--
+		case r.o.Blocks > 1:
 			r.o.Blocks--
-		} else {
+			r.o.AllocBlocks = r.o.Blocks
+		default:
 			r.o.Processes--
 		}
 		jobs = jobsFor()
@@ -84,7 +88,7 @@ func (r *run) fit(jobsFor func() []*job) ([]*job, time.Duration, string) {
 	plan := fmt.Sprintf("%s of %s each", human.Plural(r.o.Processes, "process", "processes"), human.Plural(r.o.Blocks, "block", "blocks"))
 	was := fmt.Sprintf("%d of %d", procs, blocks)
 	if est > budget {
-		if r.o.Processes == procs && r.o.Blocks == blocks {
+		if r.o.Processes == procs && r.o.Blocks == blocks && r.o.AllocBlocks == allocBlocks {
 			return jobs, est, fmt.Sprintf("the count is expected to take about %s, more than the budget (%s), and cannot be cut: it counts %s", round(est), budget, plan)
 		}
 		return jobs, est, fmt.Sprintf("the count is expected to take about %s even at its least (%s, instead of %s), more than the budget (%s): counting at that", round(est), plan, was, budget)

@@ -19,15 +19,26 @@ const (
 	// per process), so processes are the replicates.
 	DefaultProcesses = 5
 	// DefaultBlocks is the counted blocks of a benchmark in each
-	// process, reduced to their median (one block for benchmarks whose
-	// single operation fills a block). Three: one block of the same
-	// size, or one a quarter of the size, spread msgpack/v5's seeded
-	// pairs 2-6 times wider than the median of three (docs/counted.md,
-	// "Where a count's time goes").
-	DefaultBlocks = 3
+	// process: one. A block's count is a function of the process's seed
+	// once the benchmark's stack is grown before it (the worker's
+	// wirebenchGrowStack), so the median of three blocks, which hid the
+	// stack copy's few hundred instructions, buys nothing a process's
+	// next seed does not (docs/counted.md, "Where a count's time goes").
+	DefaultBlocks = 1
 	// DefaultBlock is the native time a counted block aims at when its
-	// iterations are chosen: about 2 ms, a few million instructions.
-	DefaultBlock = 2 * time.Millisecond
+	// iterations are chosen: about half a millisecond, a million
+	// instructions or so; msgpack/v5's seeded pairs agree to the
+	// instruction in it for the benchmarks that allocate nothing, and to
+	// 0.001-0.03% for the others (page allocator work that moves with
+	// the heap's layout).
+	DefaultBlock = 500 * time.Microsecond
+	// DefaultAllocBlocks is the counted blocks of a benchmark whose
+	// operations allocate, in each process: their median. Such a block
+	// moves from one process of a seed to the other by the page
+	// allocator's work (a span more or fewer taken from the heap, as the
+	// heap's layout before the block differs): 0.03-0.6% of a block of
+	// msgpack/v5's, 0.05-0.16% as the median of three.
+	DefaultAllocBlocks = 3
 	// DefaultBlockBytes bounds what a counted block may allocate with the
 	// collector off.
 	DefaultBlockBytes = 32 << 20
@@ -84,8 +95,10 @@ type Settings struct {
 	// of minutes the seconds saved are not worth the resolution lost. 0
 	// is DefaultStageFrom; negative stages whatever the count costs.
 	StageFrom time.Duration
-	// Blocks is the counted blocks of a benchmark in each process.
-	Blocks int
+	// Blocks is the counted blocks of a benchmark in each process;
+	// AllocBlocks those of a benchmark that allocates, when more.
+	Blocks      int
+	AllocBlocks int
 	// Jobs is how many counted processes run at once: counts do not
 	// depend on what runs beside them, so by default as many as the CPUs
 	// the job has (cpus.Job: its cgroup's quota where there is one).
@@ -132,6 +145,7 @@ func (c Settings) Counter() *results.Counter {
 func (c *Settings) defaults() {
 	orDefault(&c.Processes, DefaultProcesses)
 	orDefault(&c.Blocks, DefaultBlocks)
+	orDefault(&c.AllocBlocks, DefaultAllocBlocks)
 	orDefault(&c.First, DefaultFirst)
 	if c.StageFrom == 0 { // negative: stage whatever the count costs
 		c.StageFrom = DefaultStageFrom

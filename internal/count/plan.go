@@ -21,6 +21,11 @@ type plan struct {
 	// whose blocks warm themselves up (worker.Hello.TimerHooks), which
 	// need no uncounted iterations before them.
 	difference, warmed bool
+	// allocates are the benchmarks whose operations allocate (their
+	// calibrated B/op above 0), counted in allocBlocks blocks when that
+	// is more than the run's Blocks (blocksOf).
+	allocates   map[string]bool
+	allocBlocks int
 }
 
 // planFor is the counting plan of the benchmarks names of a build
@@ -28,9 +33,10 @@ type plan struct {
 // Settings.Iterations, or sized from cal.
 func (r *run) planFor(names []string, cal *calibration) *plan {
 	p := &plan{names: names, iterations: map[string]int{}, nsPerOp: map[string]float64{}, processes: map[string]int{},
-		difference: cal.hello.BlockSetup, warmed: cal.hello.TimerHooks}
+		difference: cal.hello.BlockSetup, warmed: cal.hello.TimerHooks, allocates: map[string]bool{}, allocBlocks: r.o.AllocBlocks}
 	for _, n := range names {
 		p.nsPerOp[n] = cal.nsPerOp[n]
+		p.allocates[n] = cal.bytesOp[n] > 0
 		p.processes[n] = r.o.Processes
 		if cal.nsPerOp[n] >= float64(r.o.Costly) {
 			p.processes[n] = min(r.o.Processes, r.o.CostlyProcesses)
@@ -69,9 +75,7 @@ func (p *plan) cost(blocks int) float64 {
 // blocks follow the benchmark's timer).
 func (p *plan) benchCost(name string, blocks int) float64 {
 	n := p.iterations[name]
-	if n <= 1 {
-		blocks = 1
-	}
+	blocks = p.blocksOf(name, blocks)
 	per, pre := 1, n
 	if p.difference {
 		per = 3
@@ -85,6 +89,24 @@ func (p *plan) benchCost(name string, blocks int) float64 {
 	return p.nsPerOp[name] * float64(n*per*blocks+pre)
 }
 
+// blocksOf is how many blocks a process counts the benchmark name in,
+// when a run counts blocks a benchmark: one when one operation fills a
+// block, allocBlocks for one that allocates when that is more. A
+// benchmark that allocates nothing counts the same to the instruction
+// in every block of a seed's processes (msgpack/v5's, measured); one
+// that allocates moves by the page allocator's work, which the median
+// of three blocks holds down (docs/counted.md, "Where a count's time
+// goes").
+func (p *plan) blocksOf(name string, blocks int) int {
+	switch {
+	case p.iterations[name] <= 1:
+		return 1
+	case p.allocates[name]:
+		return max(blocks, p.allocBlocks)
+	}
+	return blocks
+}
+
 // testRequests is how many counted requests a process with plan p makes
 // of a go test benchmark's worker (its blocks, two a block for the
 // difference method); 0 for the embedded suite's worker, whose requests
@@ -95,10 +117,7 @@ func (p *plan) testRequests(blocks int) int {
 	}
 	n := 0
 	for _, name := range p.names {
-		b := blocks
-		if p.iterations[name] <= 1 {
-			b = 1
-		}
+		b := p.blocksOf(name, blocks)
 		if p.difference {
 			b *= 2
 		}
@@ -171,11 +190,11 @@ func (p *plan) forProcess(k int) *plan {
 	return p.only(names)
 }
 
-// withBuild is p for the build whose own plan is b: p's benchmarks and
-// block sizes, b's costs and way of counting.
+// withBuild is p for the build whose own plan is b: p's benchmarks, block
+// sizes and blocks, b's costs and way of counting.
 func (p *plan) withBuild(b *plan) *plan {
 	q := *b
-	q.names, q.iterations, q.processes = p.names, p.iterations, p.processes
+	q.names, q.iterations, q.processes, q.allocates, q.allocBlocks = p.names, p.iterations, p.processes, p.allocates, p.allocBlocks
 	return &q
 }
 

@@ -163,7 +163,8 @@ func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *
 }
 
 // countBenchmark counts one benchmark in worker w: Blocks counted blocks
-// (one for a benchmark whose single operation fills a block), the first
+// (one for a benchmark whose single operation fills a block, AllocBlocks
+// for one that allocates: plan.blocksOf), the first
 // after an uncounted block of the same size and the others after one
 // uncounted operation (for a worker whose blocks follow the benchmark's
 // timer none, but a quarter of a block before a single one: warmup), each
@@ -184,10 +185,7 @@ func (r *run) countProcess(ctx context.Context, side, label string, b Build, p *
 // benchmark keeps its dumps with Options.Keep (keepDir).
 func (r *run) countBenchmark(ctx context.Context, w *program.Worker, side, name string, p *plan, nextCostly bool) (map[string]float64, map[string]results.Cost, error) {
 	n := p.iterations[name]
-	blocks := r.o.Blocks
-	if n == 1 {
-		blocks = 1
-	}
+	blocks := p.blocksOf(name, r.o.Blocks)
 	per := map[string][]float64{}
 	var profiles []map[string]results.Cost
 	for k := range blocks {

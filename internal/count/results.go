@@ -31,9 +31,13 @@ func (r *run) results(side string, b Build, cal *calibration, p *plan, procs []p
 		method = results.CountTimer
 	}
 	way := r.way(side)
+	stack := "" // the worker grows a benchmark's stack at its timer's start
+	if p.warmed {
+		stack = results.StackGrown
+	}
 	res.Settings = results.Settings{Seed: r.o.Seed, Source: "wirebench count", Elapsed: time.Since(r.start), Rounds: len(procs),
 		Counter: &results.Counter{Tool: "callgrind", Version: r.o.Valgrind.Version, CacheSim: r.o.Callgrind.CacheSim,
-			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks, Heap: way.Heap, Threads: way.Threads, CPU: way.CPU, Random: way.Random, Patches: b.Program.Patches(), MemProfile: callgrind.MemProfile,
+			Geometry: r.o.Callgrind.Geometry(), Method: method, Processes: len(procs), Blocks: r.o.Blocks, Heap: way.Heap, Threads: way.Threads, CPU: way.CPU, Random: way.Random, Patches: b.Program.Patches(), MemProfile: callgrind.MemProfile, Stack: stack,
 			Estimate: r.estimated, Budget: r.cutFor}}
 	if cpu := res.Settings.Counter.CPU; cpu != "" && h.CPUID != nil {
 		res.Settings.Counter.Lacks = callgrind.FeatureList(callgrind.Lacking(h.CPUID.Features(), strings.Fields(cpu)))

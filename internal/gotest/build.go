@@ -284,7 +284,7 @@ type overlayData struct {
 	Tag, Test, HelperPath, Arch       string
 	Version                           int
 	TimerHooks                        bool
-	TimerHook, NetBytes               string
+	TimerHook, NetBytes, NoRunGC      string
 	TimerStop, TimerStart, TimerReset int
 	TimerEnd                          int
 	DirtyHeap                         string
@@ -435,7 +435,7 @@ func writeOverlay(pkgs []Package, dir string, extra map[string]string, patches *
 // copies by it).
 func workerFiles(p Package, names workerNames, hooks, seeded bool) (map[string][]byte, error) {
 	data := overlayData{p.Name, p.ImportPath, p.Internal, p.External, names.Tag, names.Test, names.HelperPath, "",
-		worker.Version, hooks, TimerHook, NetBytes, TimerStop, TimerStart, TimerReset, TimerEnd,
+		worker.Version, hooks, TimerHook, NetBytes, NoRunGC, TimerStop, TimerStart, TimerReset, TimerEnd,
 		worker.DirtyHeap, worker.DirtyHeapBytes, worker.AllThreads, callgrind.MonitorZero, callgrind.MonitorDump,
 		seeded, worker.RuntimeSeedVar, worker.SeededRandom, p.UsesCgo, testingRequest}
 	out := map[string][]byte{}

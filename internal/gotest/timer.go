@@ -33,6 +33,14 @@ const (
 // nothing of its own to do.
 const NetBytes = "WirebenchNetBytes"
 
+// NoRunGC is the variable a patched testing package (PatchTesting)
+// reads before each run of a benchmark: set, the run does not collect
+// garbage first. A counted request sets it: the worker has collected
+// (and returned the free pages) just before, and under callgrind each
+// of testing's collections (one before its run of one operation, one
+// before the run of the block's size) took about as long as the block.
+const NoRunGC = "WirebenchNoRunGC"
+
 // hookCall is the call of TimerHook with event, indented by tabs.
 func hookCall(tabs string, event int) string {
 	return fmt.Sprintf("%sif %s != nil {\n%s\t%s(b, %d)\n%s}\n", tabs, TimerHook, tabs, TimerHook, event, tabs)
@@ -43,7 +51,8 @@ func hookCall(tabs string, event int) string {
 // of StartTimer's start (after its clock and memory statistics are read),
 // at the beginning of StopTimer's stop (before they are read again), and
 // at the end of ResetTimer, and after the stop that ends a run (b.Loop's
-// last, runN's after the function). What runs between TimerStart and TimerStop is
+// last, runN's after the function); and runN's collection before a run,
+// skipped while NoRunGC is set. What runs between TimerStart and TimerStop is
 // what testing times; TimerReset zeroes what was counted, as ResetTimer
 // zeroes the time. Each old text must occur exactly once: it is the text
 // of go1.26's and go1.27's testing package, identical in both
@@ -55,6 +64,7 @@ var timerPatches = []struct{ old, new string }{
 	{"\tb.netAllocs = 0\n\tb.netBytes = 0\n}\n", "\tb.netAllocs = 0\n\tb.netBytes = 0\n" + hookCall("\t", TimerReset) + "}\n"},
 	{"\tif !more {\n\t\tb.StopTimer()\n", "\tif !more {\n\t\tb.StopTimer()\n" + hookCall("\t\t", TimerEnd)},
 	{"\tb.benchFunc(b)\n\tb.StopTimer()\n", "\tb.benchFunc(b)\n\tb.StopTimer()\n" + hookCall("\t", TimerEnd)},
+	{"\truntime.GC()\n\tb.resetRaces()\n", "\tif !" + NoRunGC + " {\n\t\truntime.GC()\n\t}\n\tb.resetRaces()\n"},
 }
 
 // PatchTesting returns src, the testing package's benchmark.go, with
@@ -73,6 +83,10 @@ func PatchTesting(src string) (string, bool) {
 // 0 stop, 1 start, 2 reset, 3 the end of a timed run. Added by wirebench to its own builds of a
 // test binary, which count the timed work under callgrind.
 var ` + TimerHook + ` func(b *B, event int)
+
+// ` + NoRunGC + `, when set, has a run of a benchmark start without
+// collecting garbage first: the worker collected before the block.
+var ` + NoRunGC + ` bool
 
 // ` + NetBytes + ` is the bytes b allocated with its timer on since its
 // last reset, as testing counts them for -benchmem.

@@ -77,7 +77,13 @@ type Counter struct {
 	// memory profiling: "off" (callgrind.MemProfile), or "" when not said
 	// (on: sampled allocations cost a stack unwinding each, counted).
 	MemProfile string `json:"mem_profile,omitempty"`
-	Lacks      string `json:"lacks,omitempty"`
+	// Stack is what the counted processes did with a benchmark's stack
+	// before its count started: "grown" (StackGrown), or "" when not
+	// said (grown inside the count, at the benchmark function's first
+	// call: a stack copy in every block, a few hundred instructions of
+	// which moved between processes).
+	Stack string `json:"stack,omitempty"`
+	Lacks string `json:"lacks,omitempty"`
 	// Estimate is what the count was expected to take when it started
 	// (from the native calibration and the plan), beside Settings.Elapsed;
 	// Budget, when set, the budget its plan was cut for (fewer blocks or
@@ -86,6 +92,10 @@ type Counter struct {
 	Estimate time.Duration `json:"estimate_ns,omitempty"`
 	Budget   time.Duration `json:"budget_ns,omitempty"`
 }
+
+// StackGrown is Counter.Stack of processes whose worker grew each
+// benchmark's stack to 64 KiB before its count started.
+const StackGrown = "grown"
 
 // SeededRandom is Counter.Random of processes whose runtime took its
 // random state from their seed (worker.SeededRandom).
@@ -100,7 +110,8 @@ const (
 
 // Diff lists how c and o differ in what decides a count, old (c) to new
 // (o): the tool, its version, the cache simulation, the method, the
-// heap, the threads and the features of the CPU counted on.
+// heap, the threads, the features of the CPU counted on, the memory
+// profiling and the stack.
 func (c *Counter) Diff(o *Counter) []Difference {
 	var d []Difference
 	add := func(field, a, b string) {
@@ -116,6 +127,7 @@ func (c *Counter) Diff(o *Counter) []Difference {
 	add("threads", orNotSaid(c.Threads), orNotSaid(o.Threads))
 	add("counted CPU's features", orNotSaid(c.CPU), orNotSaid(o.CPU))
 	add("memory profiling", orNotSaid(c.MemProfile), orNotSaid(o.MemProfile))
+	add("stack", orNotSaid(c.Stack), orNotSaid(o.Stack))
 	return d
 }
 
@@ -123,7 +135,7 @@ func (c *Counter) Diff(o *Counter) []Difference {
 // "wirebench-counter:" line writes it: "callgrind 3.19.0 method=block
 // processes=5 blocks=3", with " cache=GEOMETRY" (its spaces as "_") when
 // the cache was simulated, " heap=dirty", " threads=all", " cpu=F,F,...",
-// " lacks=F,F,...", " random=seeded", " memprofile=off" and
+// " lacks=F,F,...", " random=seeded", " memprofile=off", " stack=grown" and
 // " patches=TEXT" (its spaces as "_") when recorded. ParseCounter reads it
 // back.
 func (c *Counter) String() string {
@@ -148,6 +160,9 @@ func (c *Counter) String() string {
 	}
 	if c.MemProfile != "" {
 		s += " memprofile=" + c.MemProfile
+	}
+	if c.Stack != "" {
+		s += " stack=" + c.Stack
 	}
 	if c.Patches != "" {
 		s += " patches=" + strings.ReplaceAll(c.Patches, " ", "_")
@@ -197,6 +212,8 @@ func ParseCounter(s string) (*Counter, error) {
 			c.Random = v
 		case "memprofile":
 			c.MemProfile = v
+		case "stack":
+			c.Stack = v
 		case "patches":
 			c.Patches = strings.ReplaceAll(v, "_", " ")
 		}
