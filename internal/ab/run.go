@@ -167,6 +167,7 @@ func (r *run) setUp(ctx context.Context) error {
 		return err
 	}
 	r.aa = len(r.ws) > wBase2
+	r.opts.warmups(len(r.names), len(r.ws))
 	r.progressf(true, "%s in common (%d only in the base, %d only in the head); budget %s, blocks of %s, floor ±%s; A/A check: %s",
 		human.Plural(len(r.names), "benchmark", "benchmarks"), len(r.missing), len(r.added), r.opts.Budget, r.opts.Block, human.Percent(r.opts.Compare.Threshold), onOff(r.aa))
 	if err := r.warmup(ctx); err != nil {
