@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wirebench/wirebench/internal/bench"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
@@ -73,11 +74,17 @@ func PlanLike(h Host, c *config.Config, ref *results.Results) (source.Plan, stri
 
 // knownHashes is the stored reference's package hashes a check may skip
 // packages by (source.Plan.Known): those of a go test reference of the
-// same --bench, unless c measures all. The embedded suite has none: it is
-// wirebench's own, measured in its own processes.
+// same --bench, or of an embedded suite reference of the same --filter
+// (its one hash, the wirebench executable's: source.SuitePackage),
+// unless c measures all.
 func knownHashes(c *config.Config, ref *results.Results) map[string]string {
-	if ref == nil || c.MeasureAll || c.Bench == "" || ref.Suite != source.GoTestSuite || ref.Settings.Filter != c.Bench {
+	switch {
+	case ref == nil || c.MeasureAll:
 		return nil
+	case c.Bench != "" && ref.Suite == source.GoTestSuite && ref.Settings.Filter == c.Bench:
+		return ref.Hashes
+	case c.Bench == "" && ref.Suite == bench.SuiteName && ref.Settings.Filter == c.Filter:
+		return ref.Hashes
 	}
-	return ref.Hashes
+	return nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -161,5 +162,51 @@ func TestCheckIdentical(t *testing.T) {
 	if d = read(out, errOut); code != exitOK || d.Verdict != "pass" || len(d.Identical) != 2 || len(d.Comparisons) != 0 ||
 		!strings.Contains(errOut, "2 packages not measured") {
 		t.Errorf("check of a tree identical to the baseline's in another directory: exit %d, want 0 with nothing measured\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+// TestCheckIdenticalSuite: the embedded suite's stored check does not
+// measure the suite when this executable recorded the baseline (its hash
+// is the baseline's, with the same filter): nothing a pull request
+// changes reaches wirebench's own code. --measure-all measures it, and so
+// does a check with another filter.
+func TestCheckIdenticalSuite(t *testing.T) {
+	dir := t.TempDir()
+	bl := filepath.Join(dir, "baseline.json")
+	run := []string{"--metric", "time", "--filter", "codec=(protobuf|raw)/dataset=small$", "--samples", "5", "--budget", "1s", "--baseline", bl}
+	if code, out, errOut := wb(t, dir, append([]string{"update"}, run...)...); code != exitOK {
+		t.Fatalf("update: exit %d\n%s\n%s", code, out, errOut)
+	}
+	stored, err := baseline.Load(bl, "default")
+	if err != nil || !strings.HasPrefix(stored.Reference.Hashes[""], "sha256:") {
+		t.Fatalf("the baseline's reference: %v, hashes %v; want the executable's hash", err, stored.Reference.Hashes)
+	}
+	var d struct {
+		Verdict     string
+		Comparisons []struct{ Name string }
+		Identical   []struct {
+			Package    string
+			Benchmarks []struct{ Name string }
+		}
+	}
+	code, out, errOut := wb(t, dir, append([]string{"check", "--format", "json"}, run...)...)
+	if err := json.Unmarshal([]byte(out), &d); err != nil || code != exitOK || d.Verdict != "pass" || len(d.Comparisons) != 0 ||
+		len(d.Identical) != 1 || d.Identical[0].Package != "" || len(d.Identical[0].Benchmarks) != len(stored.Reference.Benchmarks) ||
+		!strings.Contains(errOut, "the embedded suite not measured") {
+		t.Errorf("check with the baseline's executable: exit %d (%v), want 0 with nothing measured\nstdout:\n%s\nstderr:\n%s", code, err, out, errOut)
+	}
+	md := filepath.Join(dir, "report.md")
+	if code, _, errOut := wb(t, dir, append([]string{"check", "--report", md}, run...)...); code != exitOK {
+		t.Errorf("check --report: exit %d\n%s", code, errOut)
+	} else if b, _ := os.ReadFile(md); !strings.Contains(string(b), "the same wirebench executable as the baseline's") {
+		t.Errorf("the report does not say why the suite was not measured:\n%s", b)
+	}
+	for _, extra := range [][]string{{"--measure-all"}, {"--filter", "codec=protobuf/dataset=small$"}} {
+		args := append(append([]string{"check", "--format", "json"}, run...), extra...)
+		code, out, errOut := wb(t, dir, args...)
+		d.Comparisons, d.Identical = nil, nil
+		if err := json.Unmarshal([]byte(out), &d); err != nil || code == exitBadInput || len(d.Comparisons) == 0 || len(d.Identical) != 0 {
+			t.Errorf("check %v: exit %d (%v), want the suite measured\nstdout:\n%s\nstderr:\n%s", extra, code, err, out, errOut)
+		}
 	}
 }

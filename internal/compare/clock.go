@@ -9,7 +9,7 @@ import (
 
 // CountBlind is what makes code slower without more counted work: what a
 // wall-time change the count did not share is put down to.
-const CountBlind = "a change counting cannot see: caches and memory, the kernel, waiting (sleep, locks, other threads), or code that acts differently under Valgrind"
+const CountBlind = "a change counting cannot see: caches and memory, where the code lies in the binary (a loop's alignment), the kernel, waiting (sleep, locks, other threads), or code that acts differently under Valgrind"
 
 // WithClock joins a wall-time check to a counted comparison: counted
 // compares the counts of two runs, timed their wall times (ns/op), judged

@@ -223,6 +223,10 @@ type Result struct {
 // Identical package.
 const IdenticalReason = "identical test binary and files: not measured"
 
+// IdenticalSuiteReason is IdenticalReason for the embedded suite's
+// benchmarks, whose identity is the wirebench executable's.
+const IdenticalSuiteReason = "the same wirebench executable as the baseline's: not measured"
+
 // Identical is a package whose hash (gotest.Hash: the test binary as
 // built for measuring, the toolchain, GOOS/GOARCH, the build flags and
 // the package's files that are not Go source) is the same in the

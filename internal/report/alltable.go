@@ -141,8 +141,12 @@ func listSection(d *document, r *compare.Result, details string) {
 	add(r.New, "new in this run, no baseline yet")
 	add(r.UnitMismatch, "no metric in common with the baseline")
 	for _, p := range r.Identical {
+		reason := compare.IdenticalReason
+		if p.Package == "" { // the embedded suite (source.SuitePackage)
+			reason = compare.IdenticalSuiteReason
+		}
 		for _, b := range p.Benchmarks {
-			t.rows = append(t.rows, row{text: "| " + CellName(b.Name) + " | " + compare.IdenticalReason + baselineValues(b.Baseline) + " |\n", tier: tierMissing})
+			t.rows = append(t.rows, row{text: "| " + CellName(b.Name) + " | " + reason + baselineValues(b.Baseline) + " |\n", tier: tierMissing})
 		}
 	}
 	d.add(detailsOpen("Benchmarks not compared: " + strings.Join(sum, ", ")))
@@ -222,7 +226,7 @@ func seenBy(r *compare.Result, c compare.Comparison) string {
 	case other.Verdict == c.Verdict:
 		return me + " and " + them + " (" + what + ")"
 	case clock:
-		return "the clock only (" + what + ", " + string(other.Verdict) + "): caches, the kernel, waiting, or code that acts differently under Valgrind"
+		return "the clock only (" + what + ", " + string(other.Verdict) + "): caches, code placement, the kernel, waiting, or code that acts differently under Valgrind"
 	}
 	return "the count only (" + what + ", " + string(other.Verdict) + " beside the clock's ±" + human.Percent(r.Clock.Threshold) + " floor)"
 }

@@ -120,6 +120,10 @@ func identicalSentence(r *compare.Result) string {
 	if n == 0 {
 		return ""
 	}
+	if len(r.Identical) == 1 && r.Identical[0].Package == "" {
+		return fmt.Sprintf("The embedded suite's %s not measured: this wirebench executable (hashed), and so the suite's code and data, is the one that recorded the baseline, whose values they keep; "+
+			"nothing a pull request changes reaches it (measure-all measures it).", human.Plural(n, "benchmark", "benchmarks"))
+	}
 	against := "in the base and the head"
 	if r.Method == compare.MethodStored || r.Method == "" {
 		against = "here and in the baseline (whose values they keep)"

@@ -76,11 +76,31 @@ func (e Embedded) Results(ctx context.Context, p Plan) (*results.Results, []stri
 		}
 		fmt.Fprintf(p.progress(), "wirebench: shard %s of %d benchmarks, %s\n", spec, len(names), how)
 	}
+	// The suite's identity, for a stored check to skip it when the
+	// baseline recorded the same (a whole run's only: a shard's is
+	// measured).
+	hash := ""
+	if spec.Whole() && hashable(p) {
+		var err error
+		if hash, err = suiteHash(p); err != nil {
+			return nil, nil, err
+		}
+		if p.Known != nil && p.Known[SuitePackage] == hash {
+			fmt.Fprintf(p.progress(), "wirebench: the embedded suite not measured: %s (--measure-all measures it)\n", SuiteIdentical)
+			return sameSuite(p, hash), nil, nil
+		}
+	}
+	withHash := func(r *results.Results) {
+		if hash != "" {
+			r.Hashes = map[string]string{SuitePackage: hash}
+		}
+	}
 	if p.Count != nil {
 		res, err := e.count(ctx, p, sel)
 		if err != nil {
 			return nil, nil, err
 		}
+		withHash(res)
 		res.Settings.Filter = p.Filter
 		res.Axes = bench.Axes()
 		if !spec.Whole() {
@@ -98,6 +118,7 @@ func (e Embedded) Results(ctx context.Context, p Plan) (*results.Results, []stri
 		return nil, nil, fmt.Errorf("measure: %w", err)
 	}
 	res := r.Results(bench.SuiteName, bench.CaptureEnv(p.getenv))
+	withHash(res)
 	if after, err := load.Take(); err == nil && loadErr == nil {
 		res.Settings.OtherCPUs = before.Other(after)
 	}
