@@ -11,7 +11,7 @@ import (
 // Defaults of Options.
 const (
 	// DefaultBudget is the main phase of a run, warm-up included. See
-	// docs/ab-mode.md for what it buys on the default suite.
+	// docs/lab/ab-mode.md for what it buys on the default suite.
 	DefaultBudget = 4 * time.Minute
 	// DefaultBlock is the work in one block.
 	DefaultBlock = time.Millisecond

@@ -108,7 +108,8 @@ func Env(env []string) []string {
 // (GODEBUG memprofilerate=0). The profiler samples allocations at
 // random intervals and unwinds the stack of each sample (about 50,000
 // instructions): with it on, msgpack's BenchmarkStructMarshal moved
-// 0.4% between processes and counted 1.4% more (docs/counted.md).
+// 0.4% between processes and counted 1.4% more (docs/design/counted-pairs.md,
+// "Pairs").
 const MemProfile = "off"
 
 // Counts are the events callgrind counted in one block: instructions

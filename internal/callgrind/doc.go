@@ -21,7 +21,8 @@
 // nothing.
 //
 // Go under callgrind needs two settings, both measured (see
-// ../../docs/counted.md): GODEBUG=asyncpreemptoff=1, or callgrind aborts
+// ../../docs/design/counted.md, "How a count is made"):
+// GODEBUG=asyncpreemptoff=1, or callgrind aborts
 // on the signal that preempts a goroutine; GOMAXPROCS=1, or idle and
 // spinning threads of the runtime are counted into the block. Command
 // sets both.

@@ -43,7 +43,7 @@ const (
 	// MinClockBudget is the least either is given: below it a module's
 	// warm-up in three workers and two generations leaves few rounds.
 	// At 20 s the check cost msgpack's 12 benchmarks +46% over their
-	// 43 s count (docs/counted.md, "Both instruments").
+	// 43 s count (docs/lab/counted-clock.md, "Cost").
 	MinClockBudget = 10 * time.Second
 )
 

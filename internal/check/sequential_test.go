@@ -15,7 +15,8 @@ import (
 )
 
 // The simulation of the staged count (judgeCounts) against the fixed
-// plan: docs/counted.md, "When counting stops", gives its figures, from
+// plan: docs/lab/counted-stages.md, "When counting stops", gives its
+// figures, from
 //
 //	go test ./internal/ab -run TestSequentialSimulation -sequential.runs 10000 -v
 //
@@ -27,7 +28,8 @@ var (
 )
 
 // spreadClass is one kind of benchmark in the simulation's model of
-// counted spreads (docs/counted.md, "Pairs"): the standard deviation of
+// counted spreads (docs/lab/counted-pairs.md, "Pairs"): the standard
+// deviation of
 // the log count between pairs of processes (seeds: shared by the base's
 // and the head's process of a pair, so the paired test cancels it) and
 // within a pair, and a bimodal count: with probability modeP a process

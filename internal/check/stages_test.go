@@ -18,7 +18,8 @@ import (
 )
 
 // The simulation of the stages of a counted A/B run with several metrics
-// a benchmark (issue 54): docs/counted.md, "What each stage settles",
+// a benchmark (issue 54): docs/lab/counted-stages.md, "What each stage
+// settles",
 // gives its figures, from
 //
 //	go test ./internal/check -run TestStagesSimulation -stages.runs 2000 -stages.big 200 -v
@@ -35,7 +36,7 @@ var (
 )
 
 // gcClass is the spread of a benchmark's gc-instructions/op
-// (docs/counted.md, "What a count contains"; paired-msgpack-gc and
+// (docs/lab/counted-pairs.md, "What a count contains"; paired-msgpack-gc and
 // quiet-aa-gc of 2026-12-07): between processes 1.1-3.4% (the heap's
 // shape moves with the seed, shared by the pair), within pairs
 // 0.06-0.3% (0.87% and 0.46% beside a CPU hog).

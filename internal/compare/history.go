@@ -119,8 +119,8 @@ type TimingGate struct {
 // unfit to judge against a stored history: they share the CPUs with
 // that work, while a serial benchmark has a CPU of its own on a 2-CPU
 // runner, and the run's speed shift, taken from every benchmark, does
-// not show it. Measured on the 2-core machine: see docs/counted.md,
-// "Other work beside the clock".
+// not show it. Measured on the 2-core machine: see
+// docs/design/counted.md, "Other work beside the clock".
 const BusyLimit = 0.25
 
 // BusyCheck is the other work measured beside the candidate and the

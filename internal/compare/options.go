@@ -107,5 +107,6 @@ func (o Options) Validate() error {
 // interval at this level inside the floor, or (a significant change)
 // wholly past it, is counted no further but to confirm a change.
 // Stricter than the reports' 95%, so that a change at the floor is
-// rarely settled as none (docs/counted.md, "When counting stops").
+// rarely settled as none (docs/design/counted-stages.md, "When counting
+// stops").
 const SettleConfidence = 0.99

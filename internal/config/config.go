@@ -79,8 +79,8 @@ const CountedThreshold = 0.01
 // beside a count (metric auto): wide, because the two builds' code layout
 // alone moves a benchmark's time by up to about 10% (docs/ab-mode.md,
 // "Code layout") while its count stays put, and what the clock is there
-// for, work counting cannot see, is large (docs/counted.md, "Both
-// instruments").
+// for, work counting cannot see, is large (docs/design/counted.md, "Both
+// instruments: why the wall-time floor is wide").
 const ClockThreshold = 0.15
 
 // Config is every setting of every command. Budget 0, Samples 0 and

@@ -15,8 +15,9 @@ import (
 // slower than natively (slowdownCacheSim with the cache simulation); a
 // go test benchmark's worker adds testRequest a counted request (testing
 // runs the benchmark function anew for each, and collects garbage
-// first). The figures are this project's measurements (docs/counted.md,
-// "Planning a count"); a count says its estimate when it starts, and
+// first). The figures are this project's measurements
+// (docs/design/counted.md, "Planning a count: where its constants come
+// from"); a count says its estimate when it starts, and
 // its progress lines scale what is left by how the finished processes
 // compared with theirs.
 const (

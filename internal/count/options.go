@@ -23,7 +23,8 @@ const (
 	// once the benchmark's stack is grown before it (the worker's
 	// wirebenchGrowStack), so the median of three blocks, which hid the
 	// stack copy's few hundred instructions, buys nothing a process's
-	// next seed does not (docs/counted.md, "Where a count's time goes").
+	// next seed does not (docs/design/counted-stages.md, "Where a count's
+	// time goes").
 	DefaultBlocks = 1
 	// DefaultBlock is the native time a counted block aims at when its
 	// iterations are chosen: about half a millisecond, a million
@@ -92,9 +93,10 @@ type Settings struct {
 	// every process. Staging saves at most the 2 of 5 processes its
 	// settled benchmarks are not counted in, and judges those on 3
 	// processes, whose detectable change is 3-4 times wider (msgpack's,
-	// measured: docs/counted.md, "When counting stops"): below a couple
-	// of minutes the seconds saved are not worth the resolution lost. 0
-	// is DefaultStageFrom; negative stages whatever the count costs.
+	// measured: docs/lab/counted-stages.md, "When counting stops"): below
+	// a couple of minutes the seconds saved are not worth the resolution
+	// lost. 0 is DefaultStageFrom; negative stages whatever the count
+	// costs.
 	StageFrom time.Duration
 	// Blocks is the counted blocks of a benchmark in each process;
 	// AllocBlocks those of a benchmark that allocates, when more.

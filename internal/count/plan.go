@@ -95,8 +95,8 @@ func (p *plan) benchCost(name string, blocks int) float64 {
 // benchmark that allocates nothing counts the same to the instruction
 // in every block of a seed's processes (msgpack/v5's, measured); one
 // that allocates moves by the page allocator's work, which the median
-// of three blocks holds down (docs/counted.md, "Where a count's time
-// goes").
+// of three blocks holds down (docs/design/counted-stages.md, "Where a
+// count's time goes").
 func (p *plan) blocksOf(name string, blocks int) int {
 	switch {
 	case p.iterations[name] <= 1:

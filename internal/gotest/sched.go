@@ -21,7 +21,7 @@ import "strconv"
 // keeps what the monitor is for, progress: a goroutine that spins
 // waiting for another one, or a call that really blocks, is still
 // preempted or has its P taken, once a second instead of a hundred
-// times (docs/counted.md, "What a count contains").
+// times (docs/design/counted-pairs.md, "What a count contains").
 const QuietSchedNS = 1_000_000_000
 
 // schedPatch is the place in the runtime's proc.go, in retake (the

@@ -12,7 +12,8 @@ import (
 // random choices. Two processes with the same value draw the same values
 // in the same order (on one P; seedPatches126, seedPatches127), so two builds' processes of
 // one seed meet the same random inputs and their counts pair
-// (docs/counted.md). Without the variable the runtime seeds itself as it
+// (docs/design/counted-pairs.md, "Pairs"). Without the variable the
+// runtime seeds itself as it
 // always does.
 const SeedVar = worker.RuntimeSeedVar
 

@@ -66,7 +66,8 @@ func readAA(t *testing.T, path string, keep func(unit string) bool) []baseline.E
 // module's 25 runs of unchanged code, counted and timed, half of them
 // beside a CPU hog: testdata/rows-aa-2026-12-04.tsv) with the default
 // settings: the counts show no change point and no creep on any push;
-// the timings' false change points, if any, are logged (docs/change-points.md).
+// the timings' false change points, if any, are logged
+// (docs/lab/change-points.md, "What the models measured").
 func TestRealAAHistory(t *testing.T) {
 	const path = "testdata/rows-aa-2026-12-04.tsv"
 	counted := readAA(t, path, func(u string) bool { return u != "ns/op" })

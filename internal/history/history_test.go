@@ -407,7 +407,7 @@ func TestCountedDifferently(t *testing.T) {
 // TestTimingsFamily: a timed history's family is its timings that vary; a
 // size that stepped is found as an exact step and takes no share of
 // alpha, so the timings' level is what it was without it (E-divisive's
-// figures in docs/change-points.md hold).
+// figures in docs/lab/change-points.md hold).
 func TestTimingsFamily(t *testing.T) {
 	h := synthetic(30, 20, nil, "")
 	for i := 25; i < 30; i++ {

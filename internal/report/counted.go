@@ -84,8 +84,9 @@ func countedSentence(r *compare.Result, elapsed time.Duration) string {
 const maxPatchesBytes = 400
 
 // unpairedCost is what testing counts unpaired costs, as measured
-// (docs/counted.md, "Go releases": docs/experiments/goreleases.sh,
-// 2026-12-07).
+// (docs/lab/counted-pairs.md, "Go releases": docs/experiments/goreleases.sh,
+// 2026-12-07; the manual's section, docs/counted.md, "Go releases",
+// which the sentence cites, quotes these figures).
 const unpairedCost = "unpaired, a count's interval spans the spread between processes that their random state makes (map orders, hash seeds, random draws), which pairing cancels: " +
 	"a small module's four benchmarks, counted A/A, could detect a median change of 0.69-0.97% (worst 1.4-3.1%) in 6 runs unpaired on go1.25, " +
 	"against 0.02-0.16% (worst 0.05-0.62%) in 12 paired on go1.26 and go1.27 (docs/counted.md, \"Go releases\")"

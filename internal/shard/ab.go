@@ -27,7 +27,7 @@ const (
 // the same whatever it does (its blocks aim at one native time,
 // count.DefaultBlock: about 0.3 s under callgrind here), and a Go test
 // binary's start under callgrind took about 2.2 s on the development
-// machine (docs/shards.md). Every counted process starts every package
+// machine (docs/design/shards.md). Every counted process starts every package
 // of its part once, so a shard's cost is its packages' starts plus its
 // benchmarks.
 const PackageCost = 8

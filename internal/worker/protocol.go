@@ -87,7 +87,8 @@ const SeededRandom = results.SeededRandom
 // returns free pages to the kernel at its own pace: so a block counted
 // up to 2-3% fewer instructions (runtime.memclrNoHeapPointers) when it
 // grew the heap, and more when it met pages the scavenger had released,
-// by what ran before it in its process (measured: docs/counted.md). Such
+// by what ran before it in its process (measured: docs/design/counted.md,
+// "Every block on the same kind of memory"). Such
 // a worker allocates and frees DirtyHeapBytes before counting (the
 // runtime then counts that memory as used and zeroes it on reuse, as a
 // long-running program's), and before every block collects and returns
