@@ -30,7 +30,7 @@ WORK=${WORK:-/tmp/wirebench-msgpack}
 # wall-time check's budget, a fifth of the count's time).
 BUDGET=${BUDGET-90s}
 # METRIC is what measures: time (the A/B engine's timed blocks, as the
-# runs in docs/your-benchmarks.md were made) or instructions or cycles
+# runs in docs/lab/your-benchmarks.md were made) or instructions or cycles
 # (counted under callgrind, docs/counted.md).
 METRIC=${METRIC:-time}
 export METRIC
