@@ -32,6 +32,9 @@ type plan struct {
 // calibrated as cal: each benchmark's block size kept from
 // Settings.Iterations, or sized from cal.
 func (r *run) planFor(names []string, cal *calibration) *plan {
+	if r.o.suiteBlocks && !cal.hello.TimerHooks {
+		r.o.Blocks, r.o.Block, r.o.AllocBlocks, r.o.suiteBlocks = SuiteBlocks, SuiteBlock, max(r.o.AllocBlocks, SuiteBlocks), false
+	}
 	p := &plan{names: names, iterations: map[string]int{}, nsPerOp: map[string]float64{}, processes: map[string]int{},
 		difference: cal.hello.BlockSetup, warmed: cal.hello.TimerHooks, allocates: map[string]bool{}, allocBlocks: r.o.AllocBlocks}
 	for _, n := range names {
