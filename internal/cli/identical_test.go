@@ -13,6 +13,20 @@ import (
 	"github.com/wirebench/wirebench/internal/results"
 )
 
+// identicalDoc is what the identical tests read of a JSON report: the
+// verdict, the comparisons' names and the packages not measured.
+type identicalDoc struct {
+	Verdict     string
+	Comparisons []struct{ Name string }
+	Identical   []struct {
+		Package    string
+		Benchmarks []struct {
+			Name     string
+			Baseline map[string]float64
+		}
+	}
+}
+
 // TestABIdentical: a package whose test binary and files are the same in
 // the base and the head is not measured: ab lists its benchmarks as
 // identical in the report and the JSON and compares only the package the
@@ -30,14 +44,7 @@ func TestABIdentical(t *testing.T) {
 	same := writeModule(t, twoPackages)
 	quick := []string{"--bench", ".", "--metric", "time", "--budget", "2s", "--format", "json"}
 
-	type doc struct {
-		Verdict     string
-		Comparisons []struct{ Name string }
-		Identical   []struct {
-			Package    string
-			Benchmarks []struct{ Name string }
-		}
-	}
+	type doc = identicalDoc
 	var code int
 	var out, errOut string
 	read := func(out string) doc {
@@ -111,17 +118,7 @@ func TestCheckIdentical(t *testing.T) {
 		t.Fatalf("the baseline's reference: %v; want the hashes of both packages and nothing unmeasured", err)
 	}
 
-	type doc struct {
-		Verdict     string
-		Comparisons []struct{ Name string }
-		Identical   []struct {
-			Package    string
-			Benchmarks []struct {
-				Name     string
-				Baseline map[string]float64
-			}
-		}
-	}
+	type doc = identicalDoc
 	read := func(out, errOut string) doc {
 		t.Helper()
 		var d doc
@@ -181,14 +178,7 @@ func TestCheckIdenticalSuite(t *testing.T) {
 	if err != nil || !strings.HasPrefix(stored.Reference.Hashes[""], "sha256:") {
 		t.Fatalf("the baseline's reference: %v, hashes %v; want the executable's hash", err, stored.Reference.Hashes)
 	}
-	var d struct {
-		Verdict     string
-		Comparisons []struct{ Name string }
-		Identical   []struct {
-			Package    string
-			Benchmarks []struct{ Name string }
-		}
-	}
+	var d identicalDoc
 	code, out, errOut := wb(t, dir, append([]string{"check", "--format", "json"}, run...)...)
 	if err := json.Unmarshal([]byte(out), &d); err != nil || code != exitOK || d.Verdict != "pass" || len(d.Comparisons) != 0 ||
 		len(d.Identical) != 1 || d.Identical[0].Package != "" || len(d.Identical[0].Benchmarks) != len(stored.Reference.Benchmarks) ||
