@@ -14,7 +14,8 @@
 #                                     even checks beside CPU_HOGS `yes`
 #
 # METRIC (default auto: counted and timed) and BUDGET (empty: the default)
-# pass to `wirebench ab`. Writes to OUT (default a new directory under
+# pass to `wirebench ab`, and EXTRA (more flags) to every run; aa sets
+# --measure-all, since identical builds are otherwise not measured. Writes to OUT (default a new directory under
 # /tmp): per run the JSON comparison, the Markdown report and stderr, and
 # summary.tsv: run, load, exit, seconds, clock seconds, what was flagged
 # (benchmark, unit, change, and on a ns/op change what the count showed).
@@ -25,6 +26,7 @@ MODE=${1:?usage: rows.sh ab | aa N | stored N M}
 RUNS=${2:-1}
 METRIC=${METRIC:-auto}
 BUDGET=${BUDGET:-}
+EXTRA=${EXTRA:-}
 CPU_HOGS=${CPU_HOGS:-1}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$(mktemp -d /tmp/wirebench-rows.XXXXXX)}
@@ -54,7 +56,7 @@ one() { # one NAME BASE LOAD
 	[ "$3" = quiet ] || start_hogs
 	log "$1 ($3): ab --base $2 --head head"
 	start=$(date +%s) rc=0
-	(cd "$OUT/head" && "$OUT/bin/wb" ab --base "$OUT/$2" --bench . --metric "$METRIC" ${BUDGET:+--budget "$BUDGET"} \
+	(cd "$OUT/head" && "$OUT/bin/wb" ab --base "$OUT/$2" --bench . --metric "$METRIC" ${BUDGET:+--budget "$BUDGET"} $EXTRA \
 		--format json --report "$OUT/$1.md" >"$OUT/$1.json" 2>"$OUT/$1.err") || rc=$?
 	secs=$(($(date +%s) - start))
 	stop_hogs
@@ -64,7 +66,7 @@ check() { # check NAME DIR LOAD: wirebench check of DIR against the stored basel
 	[ "$3" = quiet ] || start_hogs
 	log "$1 ($3): check $2"
 	start=$(date +%s) rc=0
-	(cd "$OUT/$2" && "$OUT/bin/wb" check --bench . --baseline "$OUT/baseline.json" --metric "$METRIC" ${BUDGET:+--budget "$BUDGET"} \
+	(cd "$OUT/$2" && "$OUT/bin/wb" check --bench . --baseline "$OUT/baseline.json" --metric "$METRIC" ${BUDGET:+--budget "$BUDGET"} $EXTRA \
 		--format json --report "$OUT/$1.md" >"$OUT/$1.json" 2>"$OUT/$1.err") || rc=$?
 	secs=$(($(date +%s) - start))
 	stop_hogs
@@ -90,6 +92,7 @@ stored)
 	done
 	;;
 aa)
+	EXTRA="--measure-all $EXTRA"
 	i=1
 	while [ "$i" -le "$RUNS" ]; do
 		load=quiet

@@ -34,6 +34,7 @@ type fakeWorker struct {
 	noise   float64                   // sd of the log of a block's time
 	size    map[string]int            // nil: 100
 	allocs  uint64                    // per operation
+	par     map[string]bool           // the benchmarks that call RunParallel
 	rng     *rand.Rand
 	mu      *sync.Mutex
 	log     *[]call
@@ -85,6 +86,9 @@ func (f *fakeWorker) Size(_ context.Context, name string) (int, error) {
 	return 100, nil
 }
 
+// Parallel makes a fakeWorker a ParallelWorker.
+func (f *fakeWorker) Parallel(name string) bool { return f.par[name] }
+
 func (f *fakeWorker) GC(context.Context) error {
 	f.record(call{worker: f.label, op: "gc"})
 	return nil
@@ -100,6 +104,7 @@ type fakes struct {
 	slow     func(gen int, label, name string) float64
 	headSize map[string]int
 	allocs   map[string]uint64 // per worker label
+	parallel map[string]bool   // the benchmarks that call RunParallel
 
 	mu     sync.Mutex
 	log    []call
@@ -119,7 +124,7 @@ func (fk *fakes) spawner(seed uint64) Spawner {
 		}
 		mk := func(label string) *fakeWorker {
 			w := &fakeWorker{label: label, names: names, nsPerOp: fk.nsPerOp, noise: fk.noise,
-				rng: rand.New(rand.NewPCG(seed, streamOf(label, gen))), mu: &fk.mu, log: &fk.log, allocs: fk.allocs[label]}
+				rng: rand.New(rand.NewPCG(seed, streamOf(label, gen))), mu: &fk.mu, log: &fk.log, allocs: fk.allocs[label], par: fk.parallel}
 			if fk.slow != nil {
 				w.slow = func(name string) float64 { return fk.slow(gen, label, name) }
 			}
@@ -322,21 +327,31 @@ func sameVisit(log []call, i int) bool {
 	return n%3 != 0
 }
 
+// TestBlockSizing: a block is about Options.Block of work, a
+// ParallelBlock for a benchmark that calls RunParallel, with a quarter of
+// it untimed before.
 func TestBlockSizing(t *testing.T) {
-	fk := &fakes{names: names(3), nsPerOp: map[string]float64{
-		names(3)[0]: 100,       // 10,000 per ms
-		names(3)[1]: 2_000_000, // longer than a block: 1
-		names(3)[2]: 1000,
-	}}
+	ns := names(4)
+	fk := &fakes{names: ns, nsPerOp: map[string]float64{
+		ns[0]: 100,       // 10,000 per ms
+		ns[1]: 2_000_000, // longer than a block: 1
+		ns[2]: 1000,
+		ns[3]: 1000, // calls RunParallel: 20 ms
+	}, parallel: map[string]bool{ns[3]: true}}
 	_, err := Run(context.Background(), fk.spawner(4), Options{Seed: 1, Generations: 1, Rounds: 2, Reps: 1, ConfirmBudget: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string][2]int{names(3)[0]: {10000, 2500}, names(3)[1]: {1, 0}, names(3)[2]: {1000, 250}}
+	want := map[string][2]int{ns[0]: {10000, 2500}, ns[1]: {1, 0}, ns[2]: {1000, 250}, ns[3]: {20000, 5000}}
+	seen := map[string]bool{}
 	for _, c := range fk.runs() {
+		seen[c.name] = true
 		if w := want[c.name]; c.n != w[0] || c.pre != w[1] {
 			t.Errorf("%s: n %d pre %d, want %d and %d", c.name, c.n, c.pre, w[0], w[1])
 		}
+	}
+	if len(seen) != len(ns) {
+		t.Errorf("ran %d benchmarks, want %d", len(seen), len(ns))
 	}
 }
 

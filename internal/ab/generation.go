@@ -21,6 +21,14 @@ type Worker interface {
 	GC(ctx context.Context) error
 }
 
+// ParallelWorker is a Worker that knows which of its benchmarks call
+// RunParallel (program.Worker does): those are measured in blocks of
+// Options.ParallelBlock.
+type ParallelWorker interface {
+	Worker
+	Parallel(name string) bool
+}
+
 // Generation is one set of worker processes: the base, the head and, for
 // the A/A check, a second worker of the base build.
 type Generation struct {

@@ -79,8 +79,15 @@ func (r *run) measure(ctx context.Context, out *Outcome) (*measurement, verdicts
 // budget, on Options.Generations generations (or as many as the budget
 // affords), the first of them the current one.
 func (r *run) mainPhase() phase {
-	for i := range r.names {
+	var parallel []string
+	for i, name := range r.names {
 		r.tasks = append(r.tasks, r.task(i))
+		if r.parallel(name) {
+			parallel = append(parallel, name)
+		}
+	}
+	if len(parallel) > 0 {
+		r.progressf(true, "%s RunParallel: blocks of %s, so that their goroutines meet as they do in a longer run", human.Plural(len(parallel), "benchmark calls", "benchmarks call"), r.opts.ParallelBlock)
 	}
 	deadline := r.start.Add(r.opts.Budget)
 	r.plan(time.Until(deadline), r.opts.Reps)

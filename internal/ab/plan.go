@@ -105,16 +105,32 @@ func planReps(pairCost []time.Duration, available time.Duration, targetRounds in
 	return reps
 }
 
-// task sizes benchmark i's blocks: about a Block of work, at most what
-// keeps a block's garbage under GCBound, with Pre of it run untimed before
+// task sizes benchmark i's blocks: about a Block of work (a
+// ParallelBlock for one that calls RunParallel), at most what keeps a
+// block's garbage under GCBound, with Pre of it run untimed before
 // (blocks of fewer than 4 iterations have none).
 func (r *run) task(i int) task {
-	n := blockIterations(r.opts.Block, r.nsPerOp[i], r.bytesOp[i], r.opts.GCBound)
+	block := r.opts.Block
+	if r.parallel(r.names[i]) {
+		block = r.opts.ParallelBlock
+	}
+	n := blockIterations(block, r.nsPerOp[i], r.bytesOp[i], r.opts.GCBound)
 	pre := 0
 	if n >= 4 && r.opts.Pre > 0 {
 		pre = int(math.Round(float64(n) * r.opts.Pre))
 	}
 	return task{bench: i, n: n, pre: pre}
+}
+
+// parallel reports whether either build's worker says the benchmark
+// name calls RunParallel.
+func (r *run) parallel(name string) bool {
+	for _, w := range r.ws[:wHead+1] {
+		if p, ok := w.(ParallelWorker); ok && p.Parallel(name) {
+			return true
+		}
+	}
+	return false
 }
 
 // plan sets every task's visits per round for the time available, or to
