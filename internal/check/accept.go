@@ -3,6 +3,7 @@ package check
 import (
 	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/outcome"
 )
 
 // Accept marks every regression of o that set accepts (accept.Set.Match
@@ -11,7 +12,7 @@ import (
 // the pull request did not name still fails it, and a check that could
 // not measure (o.Broken) cannot be accepted at all. It returns how many
 // regressions it accepted.
-func Accept(o *Outcome, set accept.Set) int {
+func Accept(o *outcome.Outcome, set accept.Set) int {
 	r := o.Report.Result
 	if r == nil || len(set) == 0 || o.Broken != "" {
 		return 0

@@ -7,6 +7,7 @@ import (
 	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"github.com/wirebench/wirebench/internal/report"
 )
 
@@ -22,12 +23,12 @@ func TestAccept(t *testing.T) {
 		name     string
 		set      accept.Set
 		accepted int
-		verdict  Verdict
+		verdict  outcome.Verdict
 	}{
-		{"nothing accepted", nil, 0, Fail},
-		{"the label", accept.Set{label}, 1, Pass},
-		{"a line naming it", accept.Set{line}, 1, Pass},
-		{"a line naming another benchmark", accept.Set{other}, 0, Fail},
+		{"nothing accepted", nil, 0, outcome.Fail},
+		{"the label", accept.Set{label}, 1, outcome.Pass},
+		{"a line naming it", accept.Set{line}, 1, outcome.Pass},
+		{"a line naming another benchmark", accept.Set{other}, 0, outcome.Fail},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -35,7 +36,7 @@ func TestAccept(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if o.Verdict != Fail {
+			if o.Verdict != outcome.Fail {
 				t.Fatalf("the grown message did not fail before acceptance: %s", o.Verdict)
 			}
 			if n := Accept(o, tt.set); n != tt.accepted || o.Verdict != tt.verdict {
@@ -52,7 +53,7 @@ func TestAccept(t *testing.T) {
 		})
 	}
 	broken := Broken(report.Input{}, "the head did not build", errors.New("exit 1"))
-	if n := Accept(broken, accept.Set{label}); n != 0 || broken.Verdict != Fail {
+	if n := Accept(broken, accept.Set{label}); n != 0 || broken.Verdict != outcome.Fail {
 		t.Errorf("a broken check: accepted %d, verdict %s; want 0, fail", n, broken.Verdict)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/source"
@@ -130,7 +131,7 @@ func TimeBeside(ctx context.Context, h Host, c *config.Config, src source.Source
 // says), in one verdict (joinClock). o is returned as it is when either
 // has no wall times, or when they cannot be compared (with a note saying
 // why).
-func clockCheck(ctx context.Context, h Host, c *config.Config, o *Outcome, base *baseline.Baseline, src source.Source, pt source.Plan) *Outcome {
+func clockCheck(ctx context.Context, h Host, c *config.Config, o *outcome.Outcome, base *baseline.Baseline, src source.Source, pt source.Plan) *outcome.Outcome {
 	cb, cand := base.Clocked(), o.Report.Candidate
 	if cb == nil || cand == nil || cand.Clock == nil || o.Report.Result == nil {
 		return o
@@ -183,7 +184,7 @@ func countUnchanged(r *compare.Result) map[string]bool {
 // notes, or they are said twice). k says what the clock was given and took.
 // The verdict is judged anew: a confirmed wall-time regression beyond the
 // clock's floor fails the run even when the count did not move.
-func joinClock(counted, timed *Outcome, k compare.Clock) *Outcome {
+func joinClock(counted, timed *outcome.Outcome, k compare.Clock) *outcome.Outcome {
 	if counted.Report.Result == nil || timed.Report.Result == nil {
 		return counted
 	}

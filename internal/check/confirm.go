@@ -9,6 +9,7 @@ import (
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/source"
 )
@@ -143,7 +144,7 @@ func measured(c compare.Comparison) string {
 // comparison, would fail on a timing regression that has not been
 // re-measured, or claims a counted improvement: then the candidate should
 // be measured again in a new process and the outcome confirmed (Confirm).
-func NeedsConfirmation(o *Outcome) bool {
+func NeedsConfirmation(o *outcome.Outcome) bool {
 	r := o.Report.Result
 	if r == nil || r.Method == compare.MethodPaired || r.Method == compare.MethodCounted || o.Confirmed {
 		return false
@@ -162,7 +163,7 @@ func NeedsConfirmation(o *Outcome) bool {
 // (for counted ones, the candidate with the flagged benchmarks' further
 // processes: Recount), compared with base as the first was (opts). The
 // report notes the re-measurement. The verdict is judged anew.
-func Confirm(o *Outcome, base *baseline.Baseline, again *results.Results, opts compare.Options) (*Outcome, error) {
+func Confirm(o *outcome.Outcome, base *baseline.Baseline, again *results.Results, opts compare.Options) (*outcome.Outcome, error) {
 	opts.History = History(base)
 	second, err := compare.Compare(base.Reference, again, opts)
 	if err != nil {
@@ -185,7 +186,7 @@ func Confirm(o *Outcome, base *baseline.Baseline, again *results.Results, opts c
 
 // Recount are the benchmarks of o's comparisons that Confirm would
 // re-judge, by key.
-func Recount(o *Outcome) []string { return confirmables(o.Report.Result) }
+func Recount(o *outcome.Outcome) []string { return confirmables(o.Report.Result) }
 
 // confirm re-measures src in new processes when o would fail on a timing
 // regression against the stored baseline base, and judges o again by what
@@ -193,7 +194,7 @@ func Recount(o *Outcome) []string { return confirmables(o.Report.Result) }
 // (its regressions still fail the run) and a warning says why. A source
 // that is not measured here (a file of results, merged shards) cannot be
 // measured again: o stands.
-func confirm(ctx context.Context, h Host, o *Outcome, base *baseline.Baseline, src source.Source, p source.Plan, opts compare.Options) *Outcome {
+func confirm(ctx context.Context, h Host, o *outcome.Outcome, base *baseline.Baseline, src source.Source, p source.Plan, opts compare.Options) *outcome.Outcome {
 	if base == nil || !NeedsConfirmation(o) {
 		return o
 	}
@@ -219,7 +220,7 @@ func confirm(ctx context.Context, h Host, o *Outcome, base *baseline.Baseline, s
 		}
 	}
 	if err == nil {
-		var c *Outcome
+		var c *outcome.Outcome
 		if c, err = Confirm(o, base, again, opts); err == nil {
 			if p.Count != nil {
 				// The further processes are the candidate's too: its
@@ -238,7 +239,7 @@ func confirm(ctx context.Context, h Host, o *Outcome, base *baseline.Baseline, s
 // improvements again in as many fresh processes as the candidate had,
 // with its block sizes, and returns the candidate with them added
 // (results.AddProcesses): what Confirm judges them on.
-func countAgain(ctx context.Context, h Host, o *Outcome, src source.Source, p source.Plan) (*results.Results, error) {
+func countAgain(ctx context.Context, h Host, o *outcome.Outcome, src source.Source, p source.Plan) (*results.Results, error) {
 	first := o.Report.Candidate
 	names := Recount(o)
 	fmt.Fprintf(h.Progress(), "wirebench: %s counted as changed: counting %s again in fresh processes to confirm\n",

@@ -1,5 +1,5 @@
 // Package check is how a run becomes a verdict: wirebench's one path
-// from a candidate to an Outcome that a delivery (internal/deliver)
+// from a candidate to an outcome.Outcome that a delivery (internal/deliver)
 // writes out.
 //
 // It owns every use case that judges: the check against a stored

@@ -15,6 +15,7 @@ import (
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/history"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/store"
@@ -39,15 +40,15 @@ func TestAgainst(t *testing.T) {
 		base         *baseline.Baseline
 		cand         *results.Results
 		failOn       compare.FailOn
-		verdict      Verdict
+		verdict      outcome.Verdict
 		regressions  int
 		improvements int
 	}{
-		{"no baseline yet", nil, runOf(100, 26), "", NoBaseline, 0, 0},
-		{"unchanged", baseline.New(runOf(100, 26), ""), runOf(100, 26), "", Pass, 0, 0},
-		{"bigger message", baseline.New(runOf(100, 26), ""), runOf(100, 32), "", Fail, 1, 0},
-		{"fail-on never", baseline.New(runOf(100, 26), ""), runOf(100, 32), compare.FailOnNever, Pass, 1, 0},
-		{"faster", baseline.New(runOf(100, 26), ""), runOf(50, 26), "", Pass, 0, 1},
+		{"no baseline yet", nil, runOf(100, 26), "", outcome.NoBaseline, 0, 0},
+		{"unchanged", baseline.New(runOf(100, 26), ""), runOf(100, 26), "", outcome.Pass, 0, 0},
+		{"bigger message", baseline.New(runOf(100, 26), ""), runOf(100, 32), "", outcome.Fail, 1, 0},
+		{"fail-on never", baseline.New(runOf(100, 26), ""), runOf(100, 32), compare.FailOnNever, outcome.Pass, 1, 0},
+		{"faster", baseline.New(runOf(100, 26), ""), runOf(50, 26), "", outcome.Pass, 0, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,7 +57,7 @@ func TestAgainst(t *testing.T) {
 				t.Fatal(err)
 			}
 			regs, imps := o.Counts()
-			if o.Verdict != tt.verdict || regs != tt.regressions || imps != tt.improvements || o.Failed() != (tt.verdict == Fail) {
+			if o.Verdict != tt.verdict || regs != tt.regressions || imps != tt.improvements || o.Failed() != (tt.verdict == outcome.Fail) {
 				t.Errorf("verdict %s, %d regressions, %d improvements; want %s, %d, %d", o.Verdict, regs, imps, tt.verdict, tt.regressions, tt.improvements)
 			}
 			if o.Report.Candidate != tt.cand || (tt.base != nil) != (o.Report.Result != nil) {
@@ -87,7 +88,7 @@ func TestUpdate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Verdict != Updated || o.Updated != st.Path || len(o.Stored.History) != i {
+		if o.Verdict != outcome.Updated || o.Updated != st.Path || len(o.Stored.History) != i {
 			t.Errorf("update %d: %s at %q, %d in the history", i, o.Verdict, o.Updated, len(o.Stored.History))
 		}
 	}
@@ -98,7 +99,7 @@ func TestUpdate(t *testing.T) {
 	if h := b.History; len(h[0].Accepted) != 0 || len(h[1].Accepted) != 1 || h[1].Accepted[0] != merged[0] {
 		t.Errorf("stored acceptances %+v and %+v, want none and %+v", h[0].Accepted, h[1].Accepted, merged[0])
 	}
-	if o := Run(runOf(1, 1), report.Input{}); o.Verdict != Measured || o.Failed() {
+	if o := Run(runOf(1, 1), report.Input{}); o.Verdict != outcome.Measured || o.Failed() {
 		t.Errorf("run: %s", o.Verdict)
 	}
 }
@@ -142,7 +143,7 @@ func TestUpdateChangePoints(t *testing.T) {
 			if o.Failed() != (len(a.NewPoints()) > 0 && !accepted) {
 				t.Errorf("push %d: failed %v with %d new points (accepted %v)", i, o.Failed(), len(a.NewPoints()), accepted)
 			}
-			if o.Verdict != Updated {
+			if o.Verdict != outcome.Updated {
 				t.Errorf("push %d: verdict %s, want updated (stored all the same)", i, o.Verdict)
 			}
 		}

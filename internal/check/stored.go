@@ -8,6 +8,7 @@ import (
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/count"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/source"
@@ -41,7 +42,7 @@ type Stored struct {
 	// Accept, when set, applies what the pull request accepts to an
 	// outcome (Accept): before the confirmation, so that an accepted
 	// regression is not measured again, and after the wall-time check.
-	Accept func(ctx context.Context, o *Outcome)
+	Accept func(ctx context.Context, o *outcome.Outcome)
 	// Broken is what the outcome says when the code cannot be measured
 	// (Outcome.Broken); "" says "The benchmarks could not be measured".
 	Broken string
@@ -50,7 +51,7 @@ type Stored struct {
 // Run measures and judges the check. Code that cannot be measured
 // (source.CodeError) is not an error: its outcome is Broken, which fails.
 // A selection or file the source cannot use is a BadInput.
-func (s Stored) Run(ctx context.Context) (*Outcome, error) {
+func (s Stored) Run(ctx context.Context) (*outcome.Outcome, error) {
 	c := s.Config
 	var ref *results.Results
 	if s.Base != nil {
@@ -122,7 +123,7 @@ func (s Stored) measure(ctx context.Context, p source.Plan) (*results.Results, [
 }
 
 // accept applies s.Accept to o, when set.
-func (s Stored) accept(ctx context.Context, o *Outcome) {
+func (s Stored) accept(ctx context.Context, o *outcome.Outcome) {
 	if s.Accept != nil {
 		s.Accept(ctx, o)
 	}

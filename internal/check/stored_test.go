@@ -13,6 +13,7 @@ import (
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/config"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/source"
@@ -21,7 +22,7 @@ import (
 // TestStored: the one stored-baseline flow, on a candidate read from a
 // file (nothing measured, so no count and no confirmation): a grown
 // message fails, what the pull request accepts passes it, no baseline
-// passes as NoBaseline, the commit given is not recorded on what was
+// passes as outcome.NoBaseline, the commit given is not recorded on what was
 // read, and a file that cannot be read is the user's bad input, not the
 // code's failure.
 func TestStored(t *testing.T) {
@@ -40,22 +41,22 @@ func TestStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := baseline.New(runOf(100, 26), "")
-	acceptAll := func(_ context.Context, o *Outcome) {
+	acceptAll := func(_ context.Context, o *outcome.Outcome) {
 		Accept(o, accept.Set{{Source: "label wirebench:accept", PR: 7}})
 	}
 	tests := []struct {
 		name     string
 		file     string
 		base     *baseline.Baseline
-		accept   func(context.Context, *Outcome)
-		verdict  Verdict
+		accept   func(context.Context, *outcome.Outcome)
+		verdict  outcome.Verdict
 		accepted int
 		bad      bool
 	}{
-		{"a grown message", grown, base, nil, Fail, 0, false},
-		{"accepted by the pull request", grown, base, acceptAll, Pass, 1, false},
-		{"unchanged", same, base, nil, Pass, 0, false},
-		{"no baseline yet", grown, nil, nil, NoBaseline, 0, false},
+		{"a grown message", grown, base, nil, outcome.Fail, 0, false},
+		{"accepted by the pull request", grown, base, acceptAll, outcome.Pass, 1, false},
+		{"unchanged", same, base, nil, outcome.Pass, 0, false},
+		{"no baseline yet", grown, nil, nil, outcome.NoBaseline, 0, false},
 		{"a corrupt file", corrupt, base, nil, "", 0, true},
 	}
 	for _, tt := range tests {

@@ -6,6 +6,7 @@ import (
 	"github.com/wirebench/wirebench/internal/accept"
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/history"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/store"
@@ -44,7 +45,7 @@ type UpdateOptions struct {
 // and finds the change points of its history (history.Analyze), marking
 // those the history before this run did not show: the report's
 // ChangePoints.
-func Update(ctx context.Context, st store.Store, cand *results.Results, u UpdateOptions, in report.Input) (*Outcome, error) {
+func Update(ctx context.Context, st store.Store, cand *results.Results, u UpdateOptions, in report.Input) (*outcome.Outcome, error) {
 	var stored *baseline.Baseline
 	var previous []baseline.Entry
 	where, err := st.Update(ctx, func(old *baseline.Baseline) *baseline.Baseline {
@@ -68,7 +69,7 @@ func Update(ctx context.Context, st store.Store, cand *results.Results, u Update
 		}
 	}
 	in.ChangePoints = history.Analyze(stored.History, previous, history.Options{Alpha: u.Alpha, Floor: u.Floor, Creep: creep})
-	o := &Outcome{Verdict: Updated, Report: in, Updated: where, Stored: stored}
+	o := &outcome.Outcome{Verdict: outcome.Updated, Report: in, Updated: where, Stored: stored}
 	if u.FailOnChangePoint {
 		for _, p := range in.ChangePoints.NewPoints() {
 			if !p.Explained() {

@@ -8,6 +8,7 @@ import (
 	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"github.com/wirebench/wirebench/internal/store"
 )
 
@@ -92,7 +93,7 @@ type prAccepts struct {
 // accepted and, the first time it reads a source, what it could not
 // read. It may be called again on a later outcome of the same run (the
 // wall-time check's).
-func (a *actionRun) accept(ctx context.Context, o *check.Outcome) {
+func (a *actionRun) accept(ctx context.Context, o *outcome.Outcome) {
 	pr := a.ev.PR
 	if pr == nil || o.Report.Result == nil || o.Broken != "" || !hasRegression(o.Report.Result) {
 		return

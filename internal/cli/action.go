@@ -17,6 +17,7 @@ import (
 	"github.com/wirebench/wirebench/internal/deliver"
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/githubapi"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"github.com/wirebench/wirebench/internal/program"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
@@ -306,7 +307,7 @@ func (a *actionRun) check(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var o *check.Outcome
+	var o *outcome.Outcome
 	if a.ev.IsPullRequest() && strings.TrimSpace(a.cfg.BasePath) != "" {
 		if a.abCounted, a.abNote, err = check.Instrument(ctx, a.cfg, nil, true); err != nil {
 			return err
@@ -337,7 +338,7 @@ func (a *actionRun) check(ctx context.Context) error {
 		switch {
 		case o.Broken != "":
 			a.gha.Errorf("the pull request's benchmarks could not be measured: %s", firstLine(o.Cause.Error()))
-		case o.Verdict == check.NoBaseline:
+		case o.Verdict == outcome.NoBaseline:
 			if why != "" {
 				o.Report.Notes = append(o.Report.Notes, "Stored-baseline comparison: "+why+".")
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/config"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/source"
 	"github.com/wirebench/wirebench/internal/store"
@@ -37,7 +38,7 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 		return deliverBroken(ctx, e, c, o)
 	}
 	update := updateCommand(c)
-	if o.Verdict == check.NoBaseline {
+	if o.Verdict == outcome.NoBaseline {
 		o.Report.Notes = append(o.Report.Notes, fmt.Sprintf("No baseline at %s yet: nothing to compare with, so the check passes. `%s` on the default branch creates it.", c.BaselinePath, update))
 	}
 	d := local(e)
@@ -64,7 +65,7 @@ func loadFile(ctx context.Context, c *config.Config, src source.Source) (store.F
 // deliverBroken writes the report of a check whose code could not be
 // measured (check.Broken) where c says, and fails the gate unless
 // fail-on says never.
-func deliverBroken(ctx context.Context, e *env, c *config.Config, o *check.Outcome) error {
+func deliverBroken(ctx context.Context, e *env, c *config.Config, o *outcome.Outcome) error {
 	d := local(e)
 	d.ReportPath = c.Report
 	if err := d.Deliver(ctx, o); err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/history"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/store"
@@ -52,7 +53,7 @@ func slower(r *results.Results, f float64) *results.Results {
 	return r
 }
 
-func outcome(t *testing.T, base, cand *results.Results) *check.Outcome {
+func outcomeOf(t *testing.T, base, cand *results.Results) *outcome.Outcome {
 	t.Helper()
 	var b *baseline.Baseline
 	if base != nil {
@@ -69,7 +70,7 @@ func TestLocal(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
 		name      string
-		o         *check.Outcome
+		o         *outcome.Outcome
 		format    string
 		stdout    string // contained
 		stderr    string
@@ -77,11 +78,11 @@ func TestLocal(t *testing.T) {
 	}{
 		{"run", check.Run(runOf(26), report.Input{}), "text", "raw", "results written", ""},
 		{"run bench", check.Run(runOf(26), report.Input{}), "bench", "BenchmarkSerialize/codec=raw/dataset=small\t", "", ""},
-		{"no baseline", outcome(t, nil, runOf(26)), "text", "FIRST RUN", "report written", "No baseline yet"},
-		{"pass", outcome(t, runOf(26), runOf(26)), "text", "0 regressions", "", "No regressions"},
-		{"fail", outcome(t, runOf(26), runOf(32)), "text", "B/msg", "the gate failed: 1 regression against b.json", "1 regression"},
-		{"fail json", outcome(t, runOf(26), runOf(32)), "json", `"verdict": "fail"`, "", "1 regression"},
-		{"fail markdown", outcome(t, runOf(26), runOf(32)), "markdown", "### ❌ 1 regression", "", "1 regression"},
+		{"no baseline", outcomeOf(t, nil, runOf(26)), "text", "FIRST RUN", "report written", "No baseline yet"},
+		{"pass", outcomeOf(t, runOf(26), runOf(26)), "text", "0 regressions", "", "No regressions"},
+		{"fail", outcomeOf(t, runOf(26), runOf(32)), "text", "B/msg", "the gate failed: 1 regression against b.json", "1 regression"},
+		{"fail json", outcomeOf(t, runOf(26), runOf(32)), "json", `"verdict": "fail"`, "", "1 regression"},
+		{"fail markdown", outcomeOf(t, runOf(26), runOf(32)), "markdown", "### ❌ 1 regression", "", "1 regression"},
 		{"broken", check.Broken(report.Input{Title: "wirebench: go test -bench . ./..."}, "The benchmarks could not be measured",
 			errors.New("build the tests of example.com/x: exit status 1\nx.go:3:1: syntax error")), "text",
 			"The benchmarks could not be measured: nothing was compared, the gate failed\nbuild the tests of example.com/x", "report written", "x.go:3:1: syntax error"},
@@ -142,7 +143,7 @@ func TestOwnDirIgnored(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	l := Local{Stdout: &stdout, Stderr: &stderr, Format: "text", Own: own,
 		ResultsPath: filepath.Join(own, "results.json"), ReportPath: filepath.Join(own, "report.md")}
-	if err := l.Deliver(context.Background(), outcome(t, runOf(26), runOf(26))); err != nil {
+	if err := l.Deliver(context.Background(), outcomeOf(t, runOf(26), runOf(26))); err != nil {
 		t.Fatal(err)
 	}
 	out, err := exec.Command(git, "-C", repo, "status", "--porcelain", "--untracked-files=all").CombinedOutput()
@@ -159,7 +160,7 @@ func TestOwnDirIgnored(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(own, ".gitignore"), mine, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Deliver(context.Background(), outcome(t, runOf(26), runOf(26))); err != nil {
+	if err := l.Deliver(context.Background(), outcomeOf(t, runOf(26), runOf(26))); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(own, ".gitignore")); !bytes.Equal(b, mine) {
@@ -168,7 +169,7 @@ func TestOwnDirIgnored(t *testing.T) {
 
 	elsewhere := t.TempDir()
 	l.ResultsPath, l.ReportPath = filepath.Join(elsewhere, "r.json"), filepath.Join(elsewhere, "r.md")
-	if err := l.Deliver(context.Background(), outcome(t, runOf(26), runOf(26))); err != nil {
+	if err := l.Deliver(context.Background(), outcomeOf(t, runOf(26), runOf(26))); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(elsewhere, ".gitignore")); err == nil {
@@ -185,13 +186,13 @@ func TestGitHubOutputs(t *testing.T) {
 	defer os.Chdir(old)
 	for _, tt := range []struct {
 		name    string
-		o       *check.Outcome
+		o       *outcome.Outcome
 		verdict string
 		regs    string
 		summary string
 	}{
-		{"fail", outcome(t, runOf(26), runOf(32)), "fail", "1", "### ❌ 1 regression"},
-		{"timing not enforced", outcome(t, runOf(26), slower(runOf(26), 1.5)), "pass", "1", "### ⚠️ 1 regression (not failing: timings are reported only"},
+		{"fail", outcomeOf(t, runOf(26), runOf(32)), "fail", "1", "### ❌ 1 regression"},
+		{"timing not enforced", outcomeOf(t, runOf(26), slower(runOf(26), 1.5)), "pass", "1", "### ⚠️ 1 regression (not failing: timings are reported only"},
 		{"measured", check.Run(runOf(26), report.Input{Title: "wirebench: default suite"}), "measured", "0", "### wirebench: default suite"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -242,7 +243,7 @@ func TestGitHubUpdateCreep(t *testing.T) {
 	defer os.Chdir(old)
 	for _, fail := range []bool{false, true} {
 		st := store.File{Path: filepath.Join(dir, fmt.Sprint(fail)+".json"), Suite: "default"}
-		var o *check.Outcome
+		var o *outcome.Outcome
 		for i := 1; i <= 8; i++ {
 			r := runOf(26)
 			r.Benchmarks[0].Metrics = []results.Metric{{Unit: results.UnitInstructionsPerOp}}
@@ -301,7 +302,7 @@ func TestGitHubUpdateChangePoints(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			st := store.File{Path: filepath.Join(dir, tt.name+".json"), Suite: "default"}
-			var o *check.Outcome
+			var o *outcome.Outcome
 			for i := 1; i <= 22; i++ { // the message grows at run 19, an exact step seen at once
 				size := 26.0
 				if i >= 19 {

@@ -12,13 +12,13 @@ import (
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/wirebench/wirebench/internal/baseline"
-	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/githubapi"
 	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/logsafe"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"github.com/wirebench/wirebench/internal/plot"
 	"github.com/wirebench/wirebench/internal/relay"
 	"github.com/wirebench/wirebench/internal/report"
@@ -53,7 +53,7 @@ type GitHub struct {
 }
 
 // Deliver writes o.
-func (g GitHub) Deliver(ctx context.Context, o *check.Outcome) error {
+func (g GitHub) Deliver(ctx context.Context, o *outcome.Outcome) error {
 	log := logsafe.NewWriter(g.Log, "")
 	defer log.Flush()
 	g.Log = log
@@ -67,12 +67,12 @@ func (g GitHub) Deliver(ctx context.Context, o *check.Outcome) error {
 	case o.Broken != "":
 		md = report.BrokenMarkdown(in.Title, o.Broken, o.Cause, in.Notes)
 		g.commentText(ctx, md, o)
-	case o.Verdict == check.Measured:
+	case o.Verdict == outcome.Measured:
 		md = report.RunMarkdown(in.Title, in.Notes, in.Candidate)
 		if err := report.RunTable(g.Log, in.Candidate); err != nil {
 			return err
 		}
-	case o.Verdict == check.Updated:
+	case o.Verdict == outcome.Updated:
 		line := fmt.Sprintf("Baseline updated: %s, %d benchmarks, %s in its history.", o.Updated, len(in.Candidate.Benchmarks), human.Plural(len(o.Stored.History), "run", "runs"))
 		g.info("wirebench: %s", line)
 		if a := in.ChangePoints; a != nil {
@@ -117,7 +117,7 @@ func (g GitHub) Deliver(ctx context.Context, o *check.Outcome) error {
 // comments from when this run's token cannot (a fork's): the comparison
 // as its JSON report, or what could not be measured. Nothing is written
 // when nothing was compared (no baseline yet).
-func (g GitHub) writeRelay(o *check.Outcome) error {
+func (g GitHub) writeRelay(o *outcome.Outcome) error {
 	if !g.Event.IsPullRequest() {
 		return nil
 	}
@@ -177,7 +177,7 @@ func (g GitHub) post(ctx context.Context, number int, md string, changed bool) (
 // comment posts or refreshes the sticky comment as the comment input says.
 // A failure is a warning, never a failed check: on pull requests from forks
 // the token is read-only, and the report is in the job summary anyway.
-func (g GitHub) commentText(ctx context.Context, md string, o *check.Outcome) {
+func (g GitHub) commentText(ctx context.Context, md string, o *outcome.Outcome) {
 	if !g.Event.IsPullRequest() || g.Comment == "never" {
 		return
 	}
@@ -205,7 +205,7 @@ func (g GitHub) info(format string, args ...any) {
 }
 
 // outputs sets the step's outputs, the one place they are set.
-func (g GitHub) outputs(o *check.Outcome, reportPath, resultsPath string) {
+func (g GitHub) outputs(o *outcome.Outcome, reportPath, resultsPath string) {
 	if !g.Outputs {
 		return
 	}

@@ -151,7 +151,7 @@ func TestWarningQuotingAnErrorIsOneCommand(t *testing.T) {
 	gha := githubactions.New(githubactions.WithGetenv(func(string) string { return "" }), githubactions.WithWriter(&log))
 	g := GitHub{GHA: gha, Event: &event.Event{Name: "pull_request", Owner: "o", Repo: "r", PR: &event.PullRequest{Number: 7}}, API: api,
 		Comment: "always", Marker: "<!-- m -->", Log: &log}
-	o := outcome(t, runOf(26), runOf(26))
+	o := outcomeOf(t, runOf(26), runOf(26))
 	g.commentText(context.Background(), report.Markdown(o.Report, report.Options{}), o)
 	lines := strings.FieldsFunc(log.String(), func(r rune) bool { return r == '\n' || r == '\r' })
 	if len(lines) != 1 || !strings.HasPrefix(lines[0], "::warning::could not post the PR comment") || !strings.Contains(lines[0], "pwned") {

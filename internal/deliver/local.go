@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/baseline"
-	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/human"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"github.com/wirebench/wirebench/internal/plot"
 	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
@@ -71,7 +71,7 @@ func (l Local) own(path string) error {
 }
 
 // Deliver writes o.
-func (l Local) Deliver(ctx context.Context, o *check.Outcome) error {
+func (l Local) Deliver(ctx context.Context, o *outcome.Outcome) error {
 	in := o.Report
 	if err := l.writeResults(in.Candidate); err != nil {
 		return err
@@ -82,15 +82,15 @@ func (l Local) Deliver(ctx context.Context, o *check.Outcome) error {
 	switch {
 	case o.Broken != "":
 		return l.deliverBroken(o)
-	case o.Verdict == check.Measured:
+	case o.Verdict == outcome.Measured:
 		return writeRun(l.Stdout, in.Candidate, l.Format)
-	case o.Verdict == check.Updated:
+	case o.Verdict == outcome.Updated:
 		if _, err := fmt.Fprintf(l.Stdout, "baseline %s updated: %s, %s in its history\n", o.Updated,
 			human.Plural(len(in.Candidate.Benchmarks), "benchmark", "benchmarks"), human.Plural(len(o.Stored.History), "run", "runs")); err != nil {
 			return err
 		}
 		return l.writeChangePoints(in.ChangePoints, o.Stored.History)
-	case o.Verdict == check.NoBaseline:
+	case o.Verdict == outcome.NoBaseline:
 		if err := l.writeReport(in); err != nil {
 			return err
 		}
@@ -144,7 +144,7 @@ func (l Local) writeChangePoints(a *history.Analysis, h []baseline.Entry) error 
 
 // deliverBroken writes the outcome of a check whose code could not be
 // measured: the report, and on stdout what failed and why, once.
-func (l Local) deliverBroken(o *check.Outcome) error {
+func (l Local) deliverBroken(o *outcome.Outcome) error {
 	if l.ReportPath != "" {
 		md := report.BrokenMarkdown(o.Report.Title, o.Broken, o.Cause, o.Report.Notes)
 		if err := writeMarkdown(l.ReportPath, md); err != nil {
