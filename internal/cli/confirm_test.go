@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -93,8 +94,14 @@ func TestCheckConfirmsInANewProcess(t *testing.T) {
 	}
 	code, out := run("check", "--filter", "codec=raw/dataset=small$", "--measure-all") // this binary recorded the baseline
 	report, _ := os.ReadFile(filepath.Join(dir, "wirebench-results", "report.md"))
+	// Serialize's regression must hold; Deserialize, whose history is
+	// as measured, may be flagged too on a busy machine and hold or not.
 	if code != 1 || !strings.Contains(out, "measuring again in a new process") || !strings.Contains(out, "confirmed in a second process") ||
-		!strings.Contains(string(report), "measured again in a new process; 1 held, 0 did not") {
+		!heldAgain.Match(report) {
 		t.Errorf("check: exit %d, want 1 with the regression confirmed in a second process\n%s\nreport:\n%s", code, out, report)
 	}
 }
+
+// heldAgain is the report's account of a confirmation in which at least
+// one timing regression held.
+var heldAgain = regexp.MustCompile(`measured again in a new process; [1-9][0-9]* held, [0-9]+ did not`)

@@ -29,7 +29,7 @@ func One(ctx context.Context, b Build, o Options) (*results.Results, error) {
 	}
 	names := r.selected(cal.names)
 	if len(names) == 0 {
-		return nil, fmt.Errorf("none of the %d benchmarks to count (%s) is in the build", len(r.o.Only), strings.Join(r.o.Only, ", "))
+		return nil, fmt.Errorf("none of the %d benchmarks to count (%s) is in the build, which lists %s%s", len(r.o.Only), strings.Join(r.o.Only, ", "), strings.Join(cal.names, ", "), troubleList(cal.troubles))
 	}
 	var p *plan
 	jobs, est, fitted := r.fit(func() []*job {
@@ -88,4 +88,17 @@ func (r *run) oneJobs(b Build, p *plan) []*job {
 	}
 	slices.SortStableFunc(jobs, func(a, b *job) int { return cmp.Compare(costs[b], costs[a]) })
 	return jobs
+}
+
+// troubleList says, for an error, which benchmarks a build listed but
+// could not run natively, and why ("" when none).
+func troubleList(ts []results.Trouble) string {
+	if len(ts) == 0 {
+		return ""
+	}
+	var out []string
+	for _, t := range ts {
+		out = append(out, fmt.Sprintf("%s (%s: %s)", t.Name, t.Kind, t.Why))
+	}
+	return "; listed, but not run natively: " + strings.Join(out, ", ")
 }
