@@ -93,7 +93,8 @@ func TestABShards(t *testing.T) {
 		t.Skip("counts processes under valgrind")
 	}
 	needValgrind(t)
-	t.Parallel()
+	// Not parallel: wb moves the working directory, and TestCountedModule
+	// already runs beside the container tests.
 	base, head := shardedModule(t, false), shardedModule(t, true)
 	counted := []string{"ab", "--base", base, "--head", head, "--bench", ".", "--metric", "instructions", "--processes", "3", "--measure-all"}
 	code, stdout, stderr := wb(t, base, append(counted, "--format", "json")...)

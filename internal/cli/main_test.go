@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -81,6 +82,14 @@ func cliBinary(t *testing.T) string {
 // wb runs Main in dir with args and returns the exit status and output.
 func wb(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
+	// The working directory is the process's: two tests calling wb at
+	// once would run each other's commands in the wrong module (a
+	// recount that finds none of its benchmarks, a baseline of another
+	// test's). Only one test that calls wb may be parallel.
+	if !wbBusy.CompareAndSwap(false, true) {
+		t.Fatal("wb called by two tests at once: it moves the process's working directory, so at most one test that calls it may run in parallel")
+	}
+	defer wbBusy.Store(false)
 	old, _ := os.Getwd()
 	if err := os.Chdir(dir); err != nil {
 		t.Fatal(err)
@@ -91,6 +100,9 @@ func wb(t *testing.T, dir string, args ...string) (int, string, string) {
 	code := dispatch(context.Background(), e, args)
 	return code, stdout.String(), stderr.String()
 }
+
+// wbBusy is set while wb runs a command.
+var wbBusy atomic.Bool
 
 // inProcess measures the embedded suite in this process: what a test
 // calling the commands in-process re-measures with, where a new process
