@@ -8,7 +8,6 @@ import (
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/outcome"
-	"github.com/wirebench/wirebench/internal/report"
 )
 
 // TestAccept: a grown message fails; accepted by the label or by a line
@@ -32,7 +31,7 @@ func TestAccept(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o, err := Against(baseline.New(runOf(100, 26), ""), runOf(100, 32), compare.Defaults(), report.Input{})
+			o, err := Against(baseline.New(runOf(100, 26), ""), runOf(100, 32), compare.Defaults(), outcome.Report{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,7 +51,7 @@ func TestAccept(t *testing.T) {
 			}
 		})
 	}
-	broken := Broken(report.Input{}, "the head did not build", errors.New("exit 1"))
+	broken := Broken(outcome.Report{}, "the head did not build", errors.New("exit 1"))
 	if n := Accept(broken, accept.Set{label}); n != 0 || broken.Verdict != outcome.Fail {
 		t.Errorf("a broken check: accepted %d, verdict %s; want 0, fail", n, broken.Verdict)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/outcome"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/source"
 )
@@ -139,7 +138,7 @@ func clockCheck(ctx context.Context, h Host, c *config.Config, o *outcome.Outcom
 	opts := c.CompareOptions(false)
 	opts.Threshold = c.TimeThreshold
 	opts.ShiftFrom = countUnchanged(o.Report.Result)
-	in := report.Input{BaselineSource: o.Report.BaselineSource, FailOn: o.Report.FailOn}
+	in := outcome.Report{BaselineSource: o.Report.BaselineSource, FailOn: o.Report.FailOn}
 	if n := len(opts.ShiftFrom); n >= 3 {
 		in.Notes = append(in.Notes, fmt.Sprintf("The machine's speed shift against the baseline's wall times was estimated from the %d benchmarks whose counted work did not change, so that a change that slows most benchmarks is not taken for a slower machine.", n))
 	} else {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/wirebench/wirebench/internal/outcome"
 	"strings"
 	"testing"
 	"time"
@@ -8,7 +9,6 @@ import (
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/config"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -73,14 +73,14 @@ func TestJoinClock(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cand := clockedRun(9, tt.slow, procs...)
-			o, err := Against(base, cand, counted, report.Input{BaselineSource: "b.json", Notes: []string{"run note"}})
+			o, err := Against(base, cand, counted, outcome.Report{BaselineSource: "b.json", Notes: []string{"run note"}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if o.Failed() {
 				t.Fatalf("the unchanged count failed the run: %s", o.Verdict)
 			}
-			to, err := Against(cb, cand.Clock, timed, report.Input{BaselineSource: "b.json"})
+			to, err := Against(cb, cand.Clock, timed, outcome.Report{BaselineSource: "b.json"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,7 +146,7 @@ func TestShiftFromUnchangedCounts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			o := opts
 			o.ShiftFrom = tt.from
-			out, err := Against(base, run(9, 4), o, report.Input{BaselineSource: "b.json"})
+			out, err := Against(base, run(9, 4), o, outcome.Report{BaselineSource: "b.json"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -211,7 +211,7 @@ func TestBusyHoldsBackParallel(t *testing.T) {
 			for k := range 6 {
 				base = baseline.Refresh(base, run(k, tt.history, ""), "", 50)
 			}
-			out, err := Against(base, run(9, tt.cand, tt.slowed), opts, report.Input{BaselineSource: "b.json"})
+			out, err := Against(base, run(9, tt.cand, tt.slowed), opts, outcome.Report{BaselineSource: "b.json"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"io"
 	"strings"
 	"testing"
@@ -12,7 +13,6 @@ import (
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/baseline/baselinetest"
 	"github.com/wirebench/wirebench/internal/compare"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/source"
 )
@@ -58,7 +58,7 @@ func TestConfirmStep(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o, err := Against(base, run(1.5), compare.Defaults(), report.Input{BaselineSource: "b.json"})
+			o, err := Against(base, run(1.5), compare.Defaults(), outcome.Report{BaselineSource: "b.json"})
 			if err != nil || !o.Failed() {
 				t.Fatalf("the first measurement does not fail (%v): the test needs it to", err)
 			}

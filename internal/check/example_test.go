@@ -2,12 +2,12 @@ package check_test
 
 import (
 	"fmt"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"time"
 
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/compare"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -24,7 +24,7 @@ func ExampleAgainst() {
 		r.Benchmarks = append(r.Benchmarks, b)
 		return r
 	}
-	o, err := check.Against(baseline.New(run(26), ""), run(32), compare.Defaults(), report.Input{BaselineSource: "baseline.json"})
+	o, err := check.Against(baseline.New(run(26), ""), run(32), compare.Defaults(), outcome.Report{BaselineSource: "baseline.json"})
 	if err != nil {
 		fmt.Println(err)
 		return

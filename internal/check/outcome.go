@@ -7,7 +7,6 @@ import (
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/outcome"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -17,7 +16,7 @@ import (
 // enforced), or opts.History when it is set (the go test processes of
 // two Go benchmark text files). in carries the report's title, sources
 // and notes; its Result and History are filled here.
-func Against(base *baseline.Baseline, cand *results.Results, opts compare.Options, in report.Input) (*outcome.Outcome, error) {
+func Against(base *baseline.Baseline, cand *results.Results, opts compare.Options, in outcome.Report) (*outcome.Outcome, error) {
 	in.Candidate = cand
 	if base == nil {
 		return &outcome.Outcome{Verdict: outcome.NoBaseline, Report: in}, nil
@@ -47,14 +46,14 @@ func History(b *baseline.Baseline) *compare.History {
 
 // Paired is the outcome of a same-runner A/B comparison; history, when
 // the stored baseline has one, feeds the report's trends.
-func Paired(o *ab.Outcome, history []baseline.Entry, in report.Input) *outcome.Outcome {
+func Paired(o *ab.Outcome, history []baseline.Entry, in outcome.Report) *outcome.Outcome {
 	in.Candidate, in.Result, in.History = o.Head, o.Result, history
 	return judged(in)
 }
 
 // judged sets the verdict of a comparison ("" fail-on means the default,
 // regression).
-func judged(in report.Input) *outcome.Outcome {
+func judged(in outcome.Report) *outcome.Outcome {
 	if in.FailOn == "" {
 		in.FailOn = compare.FailOnRegression
 	}
@@ -68,7 +67,7 @@ func judged(in report.Input) *outcome.Outcome {
 // Broken is the outcome of a check that could not measure what it had
 // to (the pull request's build failed to build or to run): it fails, so
 // that code that could not be measured never passes.
-func Broken(in report.Input, what string, cause error) *outcome.Outcome {
+func Broken(in outcome.Report, what string, cause error) *outcome.Outcome {
 	if in.FailOn == "" {
 		in.FailOn = compare.FailOnRegression
 	}
@@ -80,7 +79,7 @@ func Broken(in report.Input, what string, cause error) *outcome.Outcome {
 }
 
 // Run is the outcome of a run that compares nothing.
-func Run(cand *results.Results, in report.Input) *outcome.Outcome {
+func Run(cand *results.Results, in outcome.Report) *outcome.Outcome {
 	in.Candidate = cand
 	return &outcome.Outcome{Verdict: outcome.Measured, Report: in}
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/outcome"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/store"
 )
@@ -52,7 +51,7 @@ func TestAgainst(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o, err := Against(tt.base, tt.cand, compare.Defaults(), report.Input{FailOn: tt.failOn, BaselineSource: "b.json"})
+			o, err := Against(tt.base, tt.cand, compare.Defaults(), outcome.Report{FailOn: tt.failOn, BaselineSource: "b.json"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,7 +67,7 @@ func TestAgainst(t *testing.T) {
 	// Benchmarks in common are required.
 	other := runOf(100, 26)
 	other.Benchmarks[0].Name = "BenchmarkOther"
-	if _, err := Against(baseline.New(runOf(100, 26), ""), other, compare.Defaults(), report.Input{BaselineSource: "b.json"}); err == nil {
+	if _, err := Against(baseline.New(runOf(100, 26), ""), other, compare.Defaults(), outcome.Report{BaselineSource: "b.json"}); err == nil {
 		t.Error("no benchmark in common compared")
 	}
 }
@@ -84,7 +83,7 @@ func TestUpdate(t *testing.T) {
 		if i == 2 {
 			acc = merged // the second push merges a pull request that accepted a change
 		}
-		o, err := Update(ctx, st, r, UpdateOptions{History: 50, Accepted: acc}, report.Input{})
+		o, err := Update(ctx, st, r, UpdateOptions{History: 50, Accepted: acc}, outcome.Report{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +98,7 @@ func TestUpdate(t *testing.T) {
 	if h := b.History; len(h[0].Accepted) != 0 || len(h[1].Accepted) != 1 || h[1].Accepted[0] != merged[0] {
 		t.Errorf("stored acceptances %+v and %+v, want none and %+v", h[0].Accepted, h[1].Accepted, merged[0])
 	}
-	if o := Run(runOf(1, 1), report.Input{}); o.Verdict != outcome.Measured || o.Failed() {
+	if o := Run(runOf(1, 1), outcome.Report{}); o.Verdict != outcome.Measured || o.Failed() {
 		t.Errorf("run: %s", o.Verdict)
 	}
 }
@@ -124,7 +123,7 @@ func TestUpdateChangePoints(t *testing.T) {
 			if i == 19 && accepted {
 				acc = accept.Set{{Source: "label wirebench:accept", PR: 7}}
 			}
-			o, err := Update(ctx, st, r, UpdateOptions{Accepted: acc, PullRequests: []int{100 + i}, FailOnChangePoint: true}, report.Input{})
+			o, err := Update(ctx, st, r, UpdateOptions{Accepted: acc, PullRequests: []int{100 + i}, FailOnChangePoint: true}, outcome.Report{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,7 +166,7 @@ func TestUpdateCreep(t *testing.T) {
 			r.Benchmarks[0].Add(results.UnitInstructionsPerOp, 20000*math.Pow(1.005, float64(i))*(1+1e-4*float64(p-2)))
 		}
 		r.Env.Time = r.Env.Time.Add(time.Duration(i) * time.Minute)
-		o, err := Update(ctx, st, r, UpdateOptions{Creep: history.CreepOptions{Limit: 0.02, Runs: 20}, FailOnCreep: true}, report.Input{})
+		o, err := Update(ctx, st, r, UpdateOptions{Creep: history.CreepOptions{Limit: 0.02, Runs: 20}, FailOnCreep: true}, outcome.Report{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +191,7 @@ func TestUpdateCreep(t *testing.T) {
 // runs make them gate.
 func TestAgainstHistory(t *testing.T) {
 	b := baseline.New(runOf(100, 26), "")
-	o, err := Against(b, runOf(130, 26), compare.Defaults(), report.Input{BaselineSource: "b.json"})
+	o, err := Against(b, runOf(130, 26), compare.Defaults(), outcome.Report{BaselineSource: "b.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +210,7 @@ func TestAgainstHistory(t *testing.T) {
 	if h := History(b); len(h.Runs) != compare.MinHistoryRuns || !h.Runs[len(h.Runs)-1].Reference {
 		t.Fatalf("history of %d runs, the newest the reference: %+v", compare.MinHistoryRuns, h.Runs)
 	}
-	o, err = Against(b, runOf(101, 26), compare.Defaults(), report.Input{BaselineSource: "b.json"})
+	o, err = Against(b, runOf(101, 26), compare.Defaults(), outcome.Report{BaselineSource: "b.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +286,7 @@ func TestConfirm(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o, err := Against(base, cand(tt.first), compare.Defaults(), report.Input{BaselineSource: "b.json"})
+			o, err := Against(base, cand(tt.first), compare.Defaults(), outcome.Report{BaselineSource: "b.json"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -364,7 +363,7 @@ func TestConfirmCountedImprovement(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o, err := Against(base, countedRun(9, low...), opts, report.Input{BaselineSource: "b.json"})
+			o, err := Against(base, countedRun(9, low...), opts, outcome.Report{BaselineSource: "b.json"})
 			if err != nil {
 				t.Fatal(err)
 			}

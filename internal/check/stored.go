@@ -9,7 +9,6 @@ import (
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/count"
 	"github.com/wirebench/wirebench/internal/outcome"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/source"
 )
@@ -32,7 +31,7 @@ type Stored struct {
 	// Input is what the report says of the run: its title, where the
 	// baseline came from, fail-on, the run's notes so far; the
 	// measurement's notes are added after them.
-	Input report.Input
+	Input outcome.Report
 	// Dumps is where the callgrind dumps of the counted changes go
 	// (DumpsDir); "" keeps none.
 	Dumps string

@@ -14,7 +14,6 @@ import (
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/outcome"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/source"
 )
@@ -67,7 +66,7 @@ func TestStored(t *testing.T) {
 			}
 			var progress bytes.Buffer
 			s := Stored{Host: testHost{progress: &progress}, Config: c, Source: source.File{Path: tt.file}, Base: tt.base,
-				Input: report.Input{Title: "t", BaselineSource: "b.json", Notes: []string{"run note"}}, Commit: "abc", Accept: tt.accept}
+				Input: outcome.Report{Title: "t", BaselineSource: "b.json", Notes: []string{"run note"}}, Commit: "abc", Accept: tt.accept}
 			o, err := s.Run(context.Background())
 			var bad BadInput
 			if tt.bad {

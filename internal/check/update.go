@@ -7,7 +7,6 @@ import (
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/outcome"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/store"
 )
@@ -45,7 +44,7 @@ type UpdateOptions struct {
 // and finds the change points of its history (history.Analyze), marking
 // those the history before this run did not show: the report's
 // ChangePoints.
-func Update(ctx context.Context, st store.Store, cand *results.Results, u UpdateOptions, in report.Input) (*outcome.Outcome, error) {
+func Update(ctx context.Context, st store.Store, cand *results.Results, u UpdateOptions, in outcome.Report) (*outcome.Outcome, error) {
 	var stored *baseline.Baseline
 	var previous []baseline.Entry
 	where, err := st.Update(ctx, func(old *baseline.Baseline) *baseline.Baseline {

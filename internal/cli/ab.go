@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"os"
 	"path/filepath"
 	"time"
@@ -13,7 +14,6 @@ import (
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/program"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/shard"
 	"github.com/wirebench/wirebench/internal/source"
 )
@@ -71,7 +71,7 @@ func cmdAB(ctx context.Context, e *env, args []string) error {
 			return badInput{Err: err}
 		}
 	}
-	in := report.Input{BaselineSource: "the base build (" + c.BasePath + ")",
+	in := outcome.Report{BaselineSource: "the base build (" + c.BasePath + ")",
 		Title: "wirebench: same-runner A/B, " + c.HeadPath + " against " + c.BasePath, FailOn: c.FailCondition(), Notes: check.WithNote(nil, note)}
 	o, err := r.Run(ctx, e.stderr)
 	switch {

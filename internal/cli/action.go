@@ -19,7 +19,6 @@ import (
 	"github.com/wirebench/wirebench/internal/githubapi"
 	"github.com/wirebench/wirebench/internal/outcome"
 	"github.com/wirebench/wirebench/internal/program"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/shard"
 	"github.com/wirebench/wirebench/internal/source"
@@ -274,8 +273,8 @@ func (a *actionRun) candidate(ctx context.Context, ref *results.Results, cmd con
 }
 
 // input is what every report of this run says about itself.
-func (a *actionRun) input(src string) report.Input {
-	return report.Input{BaselineSource: src, Title: "wirebench: " + a.src.Title(), FailOn: a.cfg.FailCondition(), Notes: a.notes, Details: a.runURL()}
+func (a *actionRun) input(src string) outcome.Report {
+	return outcome.Report{BaselineSource: src, Title: "wirebench: " + a.src.Title(), FailOn: a.cfg.FailCondition(), Notes: a.notes, Details: a.runURL()}
 }
 
 func (a *actionRun) runURL() string {

@@ -11,7 +11,6 @@ import (
 	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/outcome"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/source"
 	"github.com/wirebench/wirebench/internal/store"
 )
@@ -29,7 +28,7 @@ func cmdCheck(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	in := report.Input{BaselineSource: st.Where(), Title: "wirebench: " + src.Title(), FailOn: c.FailCondition()}
+	in := outcome.Report{BaselineSource: st.Where(), Title: "wirebench: " + src.Title(), FailOn: c.FailCondition()}
 	o, err := check.Stored{Host: e, Config: c, Source: src, Base: base, Input: in, Dumps: check.DumpsDir(c.Out)}.Run(ctx)
 	if err != nil {
 		return err
@@ -143,7 +142,7 @@ func cmdUpdate(ctx context.Context, e *env, args []string) error {
 	notes = check.WithNote(notes, note)
 	u := check.UpdateOptions{RunID: runIdentity(e.getenv), History: c.History, Alpha: c.Alpha, FailOnChangePoint: c.FailOnChangePoint}
 	creepOptions(c, &u, gitRelease("."))
-	o, err := check.Update(ctx, st, cand, u, report.Input{Title: "wirebench: " + src.Title(), Notes: notes})
+	o, err := check.Update(ctx, st, cand, u, outcome.Report{Title: "wirebench: " + src.Title(), Notes: notes})
 	if err != nil {
 		return badInput{Err: err}
 	}

@@ -5,13 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/wirebench/wirebench/internal/outcome"
 
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/bounded"
 	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/compare"
 	"github.com/wirebench/wirebench/internal/config"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 )
 
@@ -33,7 +33,7 @@ func cmdCompare(ctx context.Context, e *env, args []string) error {
 	}
 	opts := check.CountedResultsOptions(c, c.CompareOptions(false), base.Reference, cand.Reference)
 	opts.History = processHistory(base, baseProcs, candProcs)
-	in := report.Input{BaselineSource: oldPath, Title: "wirebench: " + newPath + " against " + oldPath, FailOn: c.FailCondition()}
+	in := outcome.Report{BaselineSource: oldPath, Title: "wirebench: " + newPath + " against " + oldPath, FailOn: c.FailCondition()}
 	o, err := check.Against(base, cand.Reference, opts, in)
 	if err != nil {
 		return badInput{Err: err}

@@ -3,13 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/ab"
 	"github.com/wirebench/wirebench/internal/bounded"
 	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/config"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/shard"
 	"github.com/wirebench/wirebench/internal/source"
@@ -41,7 +41,7 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	in := report.Input{BaselineSource: st.Where(), Title: "wirebench: " + src.Title(), FailOn: c.FailCondition(), Notes: notes}
+	in := outcome.Report{BaselineSource: st.Where(), Title: "wirebench: " + src.Title(), FailOn: c.FailCondition(), Notes: notes}
 	o, err := check.Against(base, merged, c.CompareOptions(false), in)
 	if err != nil {
 		return badInput{Err: err}
@@ -132,7 +132,7 @@ func mergeABCommand(ctx context.Context, e *env, c *config.Config, files []strin
 		return badInput{Err: err}
 	}
 	fmt.Fprintln(e.stderr, "wirebench: "+strings.Join(notes, " "))
-	in := report.Input{BaselineSource: "the base build", Title: "wirebench: same-runner A/B, merged shards", FailOn: c.FailCondition(), Notes: notes}
+	in := outcome.Report{BaselineSource: "the base build", Title: "wirebench: same-runner A/B, merged shards", FailOn: c.FailCondition(), Notes: notes}
 	out := check.Paired(o, nil, in)
 	d := local(e)
 	d.ResultsPath, d.ReportPath, d.Format = c.Out, c.Report, c.Format

@@ -3,13 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"os"
 
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/check"
 	"github.com/wirebench/wirebench/internal/config"
 	"github.com/wirebench/wirebench/internal/deliver"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/source"
 )
 
@@ -56,7 +56,7 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 	notes = check.WithNote(notes, note)
 	d := local(e)
 	d.ResultsPath, d.Format, d.Plots = c.Out, c.Format, c.Plots
-	return d.Deliver(ctx, check.Run(cand, report.Input{Title: "wirebench: " + src.Title(), Notes: notes}))
+	return d.Deliver(ctx, check.Run(cand, outcome.Report{Title: "wirebench: " + src.Title(), Notes: notes}))
 }
 
 // cmdDefault is what `wirebench` with no arguments does outside GitHub

@@ -23,7 +23,6 @@ import (
 	"github.com/wirebench/wirebench/internal/event"
 	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/outcome"
-	"github.com/wirebench/wirebench/internal/report"
 	"github.com/wirebench/wirebench/internal/results"
 	"github.com/wirebench/wirebench/internal/store"
 )
@@ -59,7 +58,7 @@ func outcomeOf(t *testing.T, base, cand *results.Results) *outcome.Outcome {
 	if base != nil {
 		b = baseline.New(base, "")
 	}
-	o, err := check.Against(b, cand, compare.Defaults(), report.Input{Title: "wirebench: test", BaselineSource: "b.json"})
+	o, err := check.Against(b, cand, compare.Defaults(), outcome.Report{Title: "wirebench: test", BaselineSource: "b.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,17 +75,17 @@ func TestLocal(t *testing.T) {
 		stderr    string
 		reportHas string // "" no report file
 	}{
-		{"run", check.Run(runOf(26), report.Input{}), "text", "raw", "results written", ""},
-		{"run bench", check.Run(runOf(26), report.Input{}), "bench", "BenchmarkSerialize/codec=raw/dataset=small\t", "", ""},
+		{"run", check.Run(runOf(26), outcome.Report{}), "text", "raw", "results written", ""},
+		{"run bench", check.Run(runOf(26), outcome.Report{}), "bench", "BenchmarkSerialize/codec=raw/dataset=small\t", "", ""},
 		{"no baseline", outcomeOf(t, nil, runOf(26)), "text", "FIRST RUN", "report written", "No baseline yet"},
 		{"pass", outcomeOf(t, runOf(26), runOf(26)), "text", "0 regressions", "", "No regressions"},
 		{"fail", outcomeOf(t, runOf(26), runOf(32)), "text", "B/msg", "the gate failed: 1 regression against b.json", "1 regression"},
 		{"fail json", outcomeOf(t, runOf(26), runOf(32)), "json", `"verdict": "fail"`, "", "1 regression"},
 		{"fail markdown", outcomeOf(t, runOf(26), runOf(32)), "markdown", "### ❌ 1 regression", "", "1 regression"},
-		{"broken", check.Broken(report.Input{Title: "wirebench: go test -bench . ./..."}, "The benchmarks could not be measured",
+		{"broken", check.Broken(outcome.Report{Title: "wirebench: go test -bench . ./..."}, "The benchmarks could not be measured",
 			errors.New("build the tests of example.com/x: exit status 1\nx.go:3:1: syntax error")), "text",
 			"The benchmarks could not be measured: nothing was compared, the gate failed\nbuild the tests of example.com/x", "report written", "x.go:3:1: syntax error"},
-		{"broken json", check.Broken(report.Input{Title: "wirebench: go test -bench . ./..."}, "The benchmarks could not be measured",
+		{"broken json", check.Broken(outcome.Report{Title: "wirebench: go test -bench . ./..."}, "The benchmarks could not be measured",
 			errors.New("build the tests of example.com/x: exit status 1\nx.go:3:1: syntax error")), "json",
 			`"verdict": "fail"`, "The benchmarks could not be measured: nothing was compared, the gate failed: build the tests of example.com/x: exit status 1\n", "x.go:3:1: syntax error"},
 	}
@@ -193,7 +192,7 @@ func TestGitHubOutputs(t *testing.T) {
 	}{
 		{"fail", outcomeOf(t, runOf(26), runOf(32)), "fail", "1", "### ❌ 1 regression"},
 		{"timing not enforced", outcomeOf(t, runOf(26), slower(runOf(26), 1.5)), "pass", "1", "### ⚠️ 1 regression (not failing: timings are reported only"},
-		{"measured", check.Run(runOf(26), report.Input{Title: "wirebench: default suite"}), "measured", "0", "### wirebench: default suite"},
+		{"measured", check.Run(runOf(26), outcome.Report{Title: "wirebench: default suite"}), "measured", "0", "### wirebench: default suite"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			files := map[string]string{"GITHUB_OUTPUT": filepath.Join(dir, tt.name+".out"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, tt.name+".sum")}
@@ -253,7 +252,7 @@ func TestGitHubUpdateCreep(t *testing.T) {
 			r.Env.Time = r.Env.Time.Add(time.Duration(i) * time.Minute)
 			var err error
 			u := check.UpdateOptions{Creep: history.CreepOptions{Limit: 0.02, Runs: 20}, FailOnCreep: fail}
-			if o, err = check.Update(context.Background(), st, r, u, report.Input{}); err != nil {
+			if o, err = check.Update(context.Background(), st, r, u, outcome.Report{}); err != nil {
 				t.Fatal(err)
 			}
 			if c := o.Report.ChangePoints.Creep; c != nil && len(c.Found) > 0 {
@@ -315,7 +314,7 @@ func TestGitHubUpdateChangePoints(t *testing.T) {
 					acc = accept.Set{{Source: "label wirebench:accept", PR: 9}}
 				}
 				var err error
-				if o, err = check.Update(context.Background(), st, r, check.UpdateOptions{Accepted: acc, FailOnChangePoint: tt.fail}, report.Input{}); err != nil {
+				if o, err = check.Update(context.Background(), st, r, check.UpdateOptions{Accepted: acc, FailOnChangePoint: tt.fail}, outcome.Report{}); err != nil {
 					t.Fatal(err)
 				}
 				if len(o.Report.ChangePoints.NewPoints()) > 0 {

@@ -3,6 +3,7 @@ package deliver
 import (
 	"bytes"
 	"context"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,7 +66,7 @@ func TestHostileTextInert(t *testing.T) {
 	defer os.Chdir(old)
 
 	o, err := check.Against(baseline.New(hostileRun(26), ""), hostileRun(32), compare.Defaults(),
-		report.Input{Title: "wirebench: test", BaselineSource: "b.json", Notes: []string{hostileNote}})
+		outcome.Report{Title: "wirebench: test", BaselineSource: "b.json", Notes: []string{hostileNote}})
 	if err != nil {
 		t.Fatal(err)
 	}

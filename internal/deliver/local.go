@@ -194,7 +194,7 @@ func (l Local) writePlots(r *results.Results) error {
 	return nil
 }
 
-func (l Local) writeReport(in report.Input) error {
+func (l Local) writeReport(in outcome.Report) error {
 	if l.ReportPath == "" {
 		return nil
 	}
@@ -227,7 +227,7 @@ func writeRun(w io.Writer, r *results.Results, format string) error {
 }
 
 // writeComparison writes a comparison in format.
-func writeComparison(w io.Writer, format string, in report.Input) error {
+func writeComparison(w io.Writer, format string, in outcome.Report) error {
 	switch format {
 	case "markdown":
 		_, err := io.WriteString(w, report.Markdown(in, report.Options{}))

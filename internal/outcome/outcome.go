@@ -7,7 +7,8 @@ package outcome
 import (
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
-	"github.com/wirebench/wirebench/internal/report"
+	"github.com/wirebench/wirebench/internal/history"
+	"github.com/wirebench/wirebench/internal/results"
 )
 
 // Verdict is the outcome of a run in one word, as the action's verdict
@@ -28,7 +29,7 @@ type Outcome struct {
 	Verdict Verdict
 	// Report is what the report shows: the candidate, the comparison
 	// (nil when nothing was compared), the history, the notes.
-	Report report.Input
+	Report Report
 	// Updated says where the baseline was written, for Verdict Updated.
 	Updated string
 	// Stored is the baseline as written, for Verdict Updated.
@@ -63,4 +64,44 @@ func (o *Outcome) Counts() (regressions, improvements int) {
 		return r.Count(compare.Regression), r.Count(compare.Improvement)
 	}
 	return 0, 0
+}
+
+// Report is what the reports show of a run (internal/report renders it
+// into every document): the comparison, the candidate, the history and
+// the notes.
+type Report struct {
+	// Result is the comparison; nil when there is no baseline yet (the
+	// first run), and the report then shows the run itself.
+	Result *compare.Result
+	// Candidate is the run just measured. Always set.
+	Candidate *results.Results
+	// History is the stored history of the baseline, oldest first; it may
+	// be empty. It feeds the trend charts. After an update it is the
+	// history as stored, this run the newest.
+	History []baseline.Entry
+	// ChangePoints, after an update, are the change points of History.
+	ChangePoints *history.Analysis
+	// BaselineSource says where the baseline came from, e.g.
+	// "baseline/default.json in the workspace" or "branch main via the
+	// GitHub API"; the report names it.
+	BaselineSource string
+	// Title names the report, e.g. "wirebench: default suite".
+	Title string
+	// FailOn is the condition that fails the job; "" means
+	// compare.FailOnRegression, the default.
+	FailOn compare.FailOn
+	// Notes are extra lines from the caller (mode chosen, fork warning,
+	// why a comparison was not possible, ...), shown under the summary.
+	// They are plain text and may quote a pull request or a worker (an
+	// error message): the report escapes them, keeping only spans
+	// between backticks, which it shows as inline code.
+	Notes []string
+	// MarkdownNotes are notes in Markdown written by wirebench itself
+	// (links, emphasis), shown as written after Notes. Never put text a
+	// pull request, a worker or a downloaded file controls in them: use
+	// Notes for that.
+	MarkdownNotes []string
+	// Details is an optional link (e.g. the run's URL) to the full
+	// results.
+	Details string
 }

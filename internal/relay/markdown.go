@@ -3,6 +3,7 @@ package relay
 import (
 	"errors"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"regexp"
 
 	"github.com/wirebench/wirebench/internal/event"
@@ -37,5 +38,5 @@ func (r *Relay) Markdown(run *event.WorkflowRun) string {
 			res.Comparisons[i].Where = &w
 		}
 	}
-	return report.Markdown(report.Input{Result: &res, Title: r.Title, FailOn: r.FailOn, Notes: []string{note}, Details: run.URL}, report.Options{})
+	return report.Markdown(outcome.Report{Result: &res, Title: r.Title, FailOn: r.FailOn, Notes: []string{note}, Details: run.URL}, report.Options{})
 }

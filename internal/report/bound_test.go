@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"math"
 	"regexp"
 	"strings"
@@ -58,9 +59,9 @@ func bigResult(n int) *compare.Result {
 }
 
 // bigInput wraps bigResult with a candidate and a history.
-func bigInput(n int) Input {
+func bigInput(n int) outcome.Report {
 	r := bigResult(n)
-	return Input{Result: r, Candidate: fixtureCandidate(r), History: reporttest.History(), Title: "wirebench: big suite",
+	return outcome.Report{Result: r, Candidate: fixtureCandidate(r), History: reporttest.History(), Title: "wirebench: big suite",
 		BaselineSource: "baseline/default.json in the workspace", Details: "https://github.com/acme/codec/actions/runs/1"}
 }
 
@@ -134,7 +135,7 @@ func TestMarkdownCutsLeastImportantFirst(t *testing.T) {
 
 func TestMarkdownFirstRunBounded(t *testing.T) {
 	r := bigResult(3000)
-	in := Input{Candidate: fixtureCandidate(r), Title: "big"}
+	in := outcome.Report{Candidate: fixtureCandidate(r), Title: "big"}
 	out := Markdown(in, Options{})
 	if len(out) > DefaultMaxChars {
 		t.Fatalf("report is %d bytes", len(out))
@@ -191,7 +192,7 @@ func TestDocumentBounded(t *testing.T) {
 // TestDocumentSizes checks the one-pass size bookkeeping against
 // rendering, for every number of rows kept.
 func TestDocumentSizes(t *testing.T) {
-	for name, in := range map[string]Input{"typical": typicalInput(), "big": bigInput(150), "first run": firstRunInput()} {
+	for name, in := range map[string]outcome.Report{"typical": typicalInput(), "big": bigInput(150), "first run": firstRunInput()} {
 		d := comparisonDocument
 		if in.Result == nil {
 			d = firstRunDocument
@@ -209,7 +210,7 @@ func TestDocumentSizes(t *testing.T) {
 
 // TestMarkdownDegenerate: empty inputs render a report, not a panic.
 func TestMarkdownDegenerate(t *testing.T) {
-	for name, in := range map[string]Input{
+	for name, in := range map[string]outcome.Report{
 		"nothing":           {},
 		"empty result":      {Result: &compare.Result{}},
 		"empty candidate":   {Candidate: &results.Results{}},

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"math"
 	"slices"
 	"strings"
@@ -28,7 +29,7 @@ const (
 // inconclusive comparisons, sizes and allocations that did not change,
 // the environment, charts, every comparison). A reviewer reads what
 // changed without scrolling through the method.
-func comparisonDocument(in Input) *document {
+func comparisonDocument(in outcome.Report) *document {
 	r := in.Result
 	cs := slices.Clone(r.Comparisons)
 	compare.Sort(cs)
@@ -86,7 +87,7 @@ func comparisonDocument(in Input) *document {
 
 // measuredSummary labels the folded method: how many notes it holds,
 // since a note may say something the reviewer should know.
-func measuredSummary(in Input) string {
+func measuredSummary(in outcome.Report) string {
 	n := len(in.Notes) + len(in.MarkdownNotes)
 	if n == 0 {
 		return "How this was measured"
@@ -96,7 +97,7 @@ func measuredSummary(in Input) string {
 
 // chartsSection folds the chart of the largest timing changes and the
 // trend charts into one block.
-func chartsSection(d *document, r *compare.Result, cs []compare.Comparison, in Input) {
+func chartsSection(d *document, r *compare.Result, cs []compare.Comparison, in outcome.Report) {
 	ch := changeChart(cs)
 	trends := &document{}
 	trendSection(trends, r, in.History, in.Candidate)
@@ -136,7 +137,7 @@ func identicalSentence(r *compare.Result) string {
 
 // candidateElapsed is how long the candidate took to measure, 0 when not
 // known.
-func candidateElapsed(in Input) time.Duration {
+func candidateElapsed(in outcome.Report) time.Duration {
 	if in.Candidate == nil {
 		return 0
 	}
@@ -226,7 +227,7 @@ func revision(e results.Env) string {
 
 // summaryText is the sentence under the headline: what was compared with
 // what, and by which rules.
-func summaryText(in Input) string {
+func summaryText(in outcome.Report) string {
 	r := in.Result
 	o := r.Options
 	var b strings.Builder

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/outcome"
 	"strings"
 	"testing"
 
@@ -97,8 +98,8 @@ func TestHostileReport(t *testing.T) {
 	}
 	note := "not possible: @octocat https://evil.example/x <img src=x onerror=alert(1)> <!--\n::error::pwned"
 	for name, md := range map[string]string{
-		"comparison": Markdown(Input{Result: r, Notes: []string{note}}, Options{}),
-		"first run":  Markdown(Input{Candidate: results.New("", results.Env{}), Notes: []string{note}}, Options{}),
+		"comparison": Markdown(outcome.Report{Result: r, Notes: []string{note}}, Options{}),
+		"first run":  Markdown(outcome.Report{Candidate: results.New("", results.Env{}), Notes: []string{note}}, Options{}),
 	} {
 		html := reporttest.RenderGFM(t, md)
 		for _, active := range []string{"<img", "<!--", `href="https://evil`, "@octocat"} {

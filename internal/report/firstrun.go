@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"slices"
 	"strings"
 
@@ -15,7 +16,7 @@ func firstRunHeadline() string {
 
 // firstRunDocument lays out the report of a run without a baseline: what
 // was measured, where a baseline was looked for, and the run's medians.
-func firstRunDocument(in Input) *document {
+func firstRunDocument(in outcome.Report) *document {
 	cand := in.Candidate
 	if cand == nil {
 		cand = &results.Results{}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/outcome"
 	"math"
 	"strings"
 	"time"
@@ -161,9 +162,9 @@ func suiteBenchmark(name string) results.Benchmark {
 }
 
 // typicalInput is the report input of typicalResult.
-func typicalInput() Input {
+func typicalInput() outcome.Report {
 	r := typicalResult()
-	return Input{
+	return outcome.Report{
 		Result: r, Candidate: fixtureCandidate(r), History: reporttest.History(),
 		BaselineSource: "branch main via the GitHub API", Title: "wirebench: default suite",
 		FailOn: compare.FailOnRegression, Notes: []string{"Mode `check` (pull request #42)."},

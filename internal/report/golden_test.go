@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"flag"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"math"
 	"path/filepath"
 	"strings"
@@ -22,23 +23,23 @@ func golden(t *testing.T, name, got string) {
 }
 
 // firstRunInput is a run of the default suite without a baseline.
-func firstRunInput() Input {
+func firstRunInput() outcome.Report {
 	r := suiteResult(true)
-	return Input{Candidate: fixtureCandidate(r), BaselineSource: "baseline/default.json in the workspace",
+	return outcome.Report{Candidate: fixtureCandidate(r), BaselineSource: "baseline/default.json in the workspace",
 		Title: "wirebench: default suite", Notes: []string{"Mode `check`: no baseline, so nothing can fail."}}
 }
 
 // unchangedInput is the default suite on the same machine, nothing changed.
-func unchangedInput() Input {
+func unchangedInput() outcome.Report {
 	r := suiteResult(true)
-	return Input{Result: r, Candidate: fixtureCandidate(r), History: reporttest.History(),
+	return outcome.Report{Result: r, Candidate: fixtureCandidate(r), History: reporttest.History(),
 		BaselineSource: "baseline/default.json in the workspace", Title: "wirebench: default suite"}
 }
 
 // resultInput is the report input of a fixture result of the default
 // suite on the same machine, with its history.
-func resultInput(r *compare.Result) Input {
-	return Input{Result: r, Candidate: fixtureCandidate(r), History: reporttest.History(),
+func resultInput(r *compare.Result) outcome.Report {
+	return outcome.Report{Result: r, Candidate: fixtureCandidate(r), History: reporttest.History(),
 		BaselineSource: "baseline/default.json in the workspace", Title: "wirebench: default suite"}
 }
 
@@ -62,7 +63,7 @@ func TestHeadlineSaysWhatWasJudged(t *testing.T) {
 			if got := headline(tt.r, compare.FailOnRegression); got != tt.want {
 				t.Errorf("headline\n got: %s\nwant: %s", got, tt.want)
 			}
-			if tt.r.Gate != nil && tt.r.Gate.SpeedOutside() && !strings.Contains(Markdown(Input{Result: tt.r}, Options{}), "The machine was in a state the history never measured") {
+			if tt.r.Gate != nil && tt.r.Gate.SpeedOutside() && !strings.Contains(Markdown(outcome.Report{Result: tt.r}, Options{}), "The machine was in a state the history never measured") {
 				t.Error("the report does not say why a run outside the history's speed is not enforced")
 			}
 			var b bytes.Buffer
@@ -79,7 +80,7 @@ func TestHeadlineSaysWhatWasJudged(t *testing.T) {
 func TestMarkdownGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		in   Input
+		in   outcome.Report
 	}{
 		{"typical.md", typicalInput()},
 		{"first-run.md", firstRunInput()},
@@ -159,6 +160,6 @@ func TestTextMixedGolden(t *testing.T) {
 }
 
 func TestMarkdownMixedGolden(t *testing.T) {
-	in := Input{Result: mixedResult(), Title: "wirebench: go test -bench ./...", FailOn: compare.FailOnNever}
+	in := outcome.Report{Result: mixedResult(), Title: "wirebench: go test -bench ./...", FailOn: compare.FailOnNever}
 	golden(t, "mixed.md.golden", Markdown(in, Options{}))
 }

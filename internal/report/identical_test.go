@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,7 +38,7 @@ func TestIdentical(t *testing.T) {
 			[]string{"here and in the baseline", "baseline 1234 instructions/op"}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			md := Markdown(Input{Result: tt.r}, Options{})
+			md := Markdown(outcome.Report{Result: tt.r}, Options{})
 			var text, js bytes.Buffer
 			if err := Text(&text, tt.r); err != nil {
 				t.Fatal(err)

@@ -2,11 +2,11 @@ package report
 
 import (
 	"fmt"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"strings"
 
 	"github.com/wirebench/wirebench/internal/baseline"
 	"github.com/wirebench/wirebench/internal/compare"
-	"github.com/wirebench/wirebench/internal/history"
 	"github.com/wirebench/wirebench/internal/human"
 	"github.com/wirebench/wirebench/internal/results"
 )
@@ -15,44 +15,6 @@ import (
 // below GitHub's limit of 65,536 characters for a comment, with room for
 // the marker and framing the caller adds.
 const DefaultMaxChars = 60_000
-
-// Input is what a Markdown report describes.
-type Input struct {
-	// Result is the comparison; nil when there is no baseline yet (the
-	// first run), and the report then shows the run itself.
-	Result *compare.Result
-	// Candidate is the run just measured. Always set.
-	Candidate *results.Results
-	// History is the stored history of the baseline, oldest first; it may
-	// be empty. It feeds the trend charts. After an update it is the
-	// history as stored, this run the newest.
-	History []baseline.Entry
-	// ChangePoints, after an update, are the change points of History.
-	ChangePoints *history.Analysis
-	// BaselineSource says where the baseline came from, e.g.
-	// "baseline/default.json in the workspace" or "branch main via the
-	// GitHub API"; the report names it.
-	BaselineSource string
-	// Title names the report, e.g. "wirebench: default suite".
-	Title string
-	// FailOn is the condition that fails the job; "" means
-	// compare.FailOnRegression, the default.
-	FailOn compare.FailOn
-	// Notes are extra lines from the caller (mode chosen, fork warning,
-	// why a comparison was not possible, ...), shown under the summary.
-	// They are plain text and may quote a pull request or a worker (an
-	// error message): the report escapes them, keeping only spans
-	// between backticks, which it shows as inline code.
-	Notes []string
-	// MarkdownNotes are notes in Markdown written by wirebench itself
-	// (links, emphasis), shown as written after Notes. Never put text a
-	// pull request, a worker or a downloaded file controls in them: use
-	// Notes for that.
-	MarkdownNotes []string
-	// Details is an optional link (e.g. the run's URL) to the full
-	// results.
-	Details string
-}
 
 // Options tune a Markdown report.
 type Options struct {
@@ -71,7 +33,7 @@ type Options struct {
 // are cut first (unchanged, then inconclusive, then improvements, smaller
 // changes before larger ones), and the report says how many are not shown.
 // The headline and its counts are never cut.
-func Markdown(in Input, opts Options) string {
+func Markdown(in outcome.Report, opts Options) string {
 	limit := opts.MaxChars
 	if limit <= 0 {
 		limit = DefaultMaxChars
@@ -94,7 +56,7 @@ func Markdown(in Input, opts Options) string {
 // minimalReport is the fallback when even the report without a single row
 // does not fit (huge notes, a tiny limit): the headline and a pointer to
 // the full results, cut to the limit if it must be.
-func minimalReport(in Input, limit int) string {
+func minimalReport(in outcome.Report, limit int) string {
 	var b strings.Builder
 	if in.Result == nil {
 		b.WriteString(firstRunHeadline() + "\n\n")

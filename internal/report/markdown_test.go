@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"html"
 	"math"
 	"slices"
@@ -24,11 +25,11 @@ func reports() map[string]string {
 		"typical":   Markdown(typicalInput(), Options{}),
 		"first-run": Markdown(firstRunInput(), Options{}),
 		"unchanged": Markdown(unchangedInput(), Options{}),
-		"mixed":     Markdown(Input{Result: mixedResult()}, Options{}),
-		"odd names": Markdown(Input{Result: odd, Notes: []string{"two\nlines"}}, Options{}),
+		"mixed":     Markdown(outcome.Report{Result: mixedResult()}, Options{}),
+		"odd names": Markdown(outcome.Report{Result: odd, Notes: []string{"two\nlines"}}, Options{}),
 		"2000":      Markdown(bigInput(2000), Options{}),
 		"tight":     Markdown(bigInput(300), Options{MaxChars: 9000}),
-		"where":     Markdown(Input{Result: whereResult()}, Options{}),
+		"where":     Markdown(outcome.Report{Result: whereResult()}, Options{}),
 	}
 }
 
@@ -46,7 +47,7 @@ func TestMarkdownNamesSurvive(t *testing.T) {
 	for _, name := range []string{"BenchmarkA|B", "Benchmark<b>bold</b>", "Benchmark`tick`", "Benchmark_a_b_", "Benchmark*x*", "Benchmark[x](y)", "Benchmark\\|"} {
 		r := mixedResult()
 		r.Comparisons[0].Name = name
-		out := reporttest.RenderGFM(t, Markdown(Input{Result: r}, Options{}))
+		out := reporttest.RenderGFM(t, Markdown(outcome.Report{Result: r}, Options{}))
 		if want := html.EscapeString(strings.TrimPrefix(name, "Benchmark")); !strings.Contains(out, `<td style="text-align:left">`+want+"</td>") {
 			t.Errorf("name %q: no cell reads %q", name, want)
 		}
@@ -123,7 +124,7 @@ func TestMarkdownFromCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md := Markdown(Input{Result: res, Candidate: c}, Options{})
+	md := Markdown(outcome.Report{Result: res, Candidate: c}, Options{})
 	if want := "### ⚠️ 1 regression (not failing: timings are reported only (the baseline's history has 1 run, 4 more needed))"; !strings.HasPrefix(md, want) {
 		t.Errorf("without history the report starts %q, want %q", md[:min(len(md), 160)], want)
 	}
@@ -145,7 +146,7 @@ func TestMarkdownFromCompare(t *testing.T) {
 	if res, err = compare.Compare(b, c, o); err != nil {
 		t.Fatal(err)
 	}
-	md = Markdown(Input{Result: res, Candidate: c}, Options{})
+	md = Markdown(outcome.Report{Result: res, Candidate: c}, Options{})
 	want := fmt.Sprintf("### ❌ %s", human.Plural(res.Count(compare.Regression), "regression", "regressions"))
 	if res.Count(compare.Regression) != 1 || !strings.HasPrefix(md, want) {
 		t.Errorf("%d regressions; report starts %q", res.Count(compare.Regression), md[:min(len(md), 120)])
@@ -189,7 +190,7 @@ func TestPackages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md := Markdown(Input{Result: res, Candidate: cand}, Options{})
+	md := Markdown(outcome.Report{Result: res, Candidate: cand}, Options{})
 	if !strings.Contains(md, "Marshal <sub>example.com/b</sub>") {
 		t.Errorf("the regression's row does not name its package:\n%s", md)
 	}

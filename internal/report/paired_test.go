@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"math"
 	"strings"
 	"testing"
@@ -54,7 +55,7 @@ func TestPairedGolden(t *testing.T) {
 			name = "paired-noisy"
 		}
 		r := pairedResult(noisy)
-		golden(t, name+".md.golden", Markdown(Input{Result: r, Title: "wirebench: default suite"}, Options{}))
+		golden(t, name+".md.golden", Markdown(outcome.Report{Result: r, Title: "wirebench: default suite"}, Options{}))
 		var b bytes.Buffer
 		if err := Text(&b, r); err != nil {
 			t.Fatal(err)
@@ -69,7 +70,7 @@ func TestPairedGolden(t *testing.T) {
 }
 
 func TestPairedReportSays(t *testing.T) {
-	md := Markdown(Input{Result: pairedResult(false)}, Options{})
+	md := Markdown(outcome.Report{Result: pairedResult(false)}, Options{})
 	for _, want := range []string{
 		"### ❌ 2 regressions",
 		"Wilcoxon signed-rank test on the per-pair log ratios",
@@ -86,7 +87,7 @@ func TestPairedReportSays(t *testing.T) {
 	// With the A/A check noisy, no timing regression fails the run, and
 	// the headline says why.
 	r := pairedResult(true)
-	md = Markdown(Input{Result: r}, Options{})
+	md = Markdown(outcome.Report{Result: r}, Options{})
 	for _, want := range []string{
 		"### ⚠️ 2 regressions (not failing: it did not reproduce on re-measurement; the A/A check found the machine too noisy for timings)",
 		"> ⚠️ A/A check: the base build against a second base worker flagged 1 benchmark of 3",
@@ -105,7 +106,7 @@ func TestPairedReportSays(t *testing.T) {
 	// A stored-baseline comparison that says why it was chosen.
 	r = typicalResult()
 	r.Why = "no base checkout (input base-path is empty)"
-	if md := Markdown(Input{Result: r}, Options{}); !strings.Contains(md, "Comparison: stored baseline") || !strings.Contains(md, "Why: no base checkout") {
+	if md := Markdown(outcome.Report{Result: r}, Options{}); !strings.Contains(md, "Comparison: stored baseline") || !strings.Contains(md, "Why: no base checkout") {
 		t.Error("a stored-baseline report with a reason does not say which comparison was made and why")
 	}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"strings"
 	"testing"
 
@@ -49,7 +50,7 @@ func TestPairingSentence(t *testing.T) {
 			for i, test := range tt.tests {
 				r.Comparisons = append(r.Comparisons, comparison("BenchmarkX/"+string(rune('a'+i)), test, 0.012, 0.0002))
 			}
-			md := Markdown(Input{Result: r}, Options{})
+			md := Markdown(outcome.Report{Result: r}, Options{})
 			for _, w := range tt.want {
 				if !strings.Contains(md, w) {
 					t.Errorf("the report lacks %q:\n%s", w, md)

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"strings"
 	"testing"
 
@@ -56,7 +57,7 @@ func TestPatchesSentence(t *testing.T) {
 			r := &compare.Result{Options: compare.Defaults(), Method: compare.MethodCounted, Counter: tt.head, BaselineCounter: tt.base,
 				BaselineEnv: results.Env{GoVersion: "go1.26.8"}, CandidateEnv: results.Env{GoVersion: "go1.28.1"},
 				Comparisons: []compare.Comparison{comparison("BenchmarkA", tt.test), comparison("BenchmarkB", tt.test)}}
-			md := Markdown(Input{Result: r}, Options{})
+			md := Markdown(outcome.Report{Result: r}, Options{})
 			var text bytes.Buffer
 			if err := Text(&text, r); err != nil {
 				t.Fatal(err)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"strings"
 	"testing"
 
@@ -43,7 +44,7 @@ func TestReadJSONRoundTrip(t *testing.T) {
 					}
 					t.Fatalf("%d lines written, %d read back", len(a), len(b))
 				}
-				if md := Markdown(Input{Result: back, FailOn: gotFailOn}, Options{}); headline(back, gotFailOn) != headline(r, failOn) || !strings.HasPrefix(md, headline(r, failOn)) {
+				if md := Markdown(outcome.Report{Result: back, FailOn: gotFailOn}, Options{}); headline(back, gotFailOn) != headline(r, failOn) || !strings.HasPrefix(md, headline(r, failOn)) {
 					t.Errorf("the headline read back differs:\n%s\n%s", headline(back, gotFailOn), headline(r, failOn))
 				}
 			}
@@ -104,7 +105,7 @@ func FuzzReadJSON(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if md := Markdown(Input{Result: r, FailOn: failOn}, Options{}); len(md) > DefaultMaxChars {
+		if md := Markdown(outcome.Report{Result: r, FailOn: failOn}, Options{}); len(md) > DefaultMaxChars {
 			t.Fatalf("%d bytes rendered, bound %d", len(md), DefaultMaxChars)
 		}
 	})

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/outcome"
 	"os"
 	"path/filepath"
 	"testing"
@@ -20,7 +21,7 @@ func TestWriteRenderSamples(t *testing.T) {
 		"typical.md":   Markdown(typicalInput(), Options{}),
 		"first-run.md": Markdown(firstRunInput(), Options{}),
 		"unchanged.md": Markdown(unchangedInput(), Options{}),
-		"mixed.md":     Markdown(Input{Result: mixedResult()}, Options{}),
+		"mixed.md":     Markdown(outcome.Report{Result: mixedResult()}, Options{}),
 		"2000.md":      Markdown(bigInput(2000), Options{}),
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(md), 0o644); err != nil {

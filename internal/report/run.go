@@ -7,7 +7,7 @@ import (
 )
 
 // RunMarkdown is the Markdown of a run that compared nothing: a heading,
-// the notes (plain text, escaped as Input.Notes are), and the run's table
+// the notes (plain text, escaped as outcome.Report.Notes are), and the run's table
 // in a code block.
 func RunMarkdown(title string, notes []string, r *results.Results) string {
 	var b strings.Builder

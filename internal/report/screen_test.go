@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/wirebench/wirebench/internal/outcome"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -35,14 +36,14 @@ func firstScreen(md string) (prose, lines int) {
 func TestFirstScreen(t *testing.T) {
 	tests := []struct {
 		name    string
-		in      Input
+		in      outcome.Report
 		changed bool
 	}{
 		{"timed regressions", typicalInput(), true},
-		{"counted regressions", Input{Result: whereResult()}, true},
-		{"not failing", Input{Result: mixedResult()}, true},
-		{"paired", Input{Result: pairedResult(false)}, true},
-		{"paired, noisy", Input{Result: pairedResult(true)}, true},
+		{"counted regressions", outcome.Report{Result: whereResult()}, true},
+		{"not failing", outcome.Report{Result: mixedResult()}, true},
+		{"paired", outcome.Report{Result: pairedResult(false)}, true},
+		{"paired, noisy", outcome.Report{Result: pairedResult(true)}, true},
 		{"nothing changed", unchangedInput(), false},
 		{"inconclusive", resultInput(inconclusiveResult()), false},
 		{"short history", resultInput(shortHistoryResult()), false},

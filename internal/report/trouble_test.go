@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"strings"
 	"testing"
 
@@ -47,7 +48,7 @@ func troubleResult() *compare.Result {
 // into the same comparison, and a forged "fails" is refused.
 func TestTroubleReport(t *testing.T) {
 	r := troubleResult()
-	md := Markdown(Input{Result: r, FailOn: compare.FailOnRegression}, Options{})
+	md := Markdown(outcome.Report{Result: r, FailOn: compare.FailOnRegression}, Options{})
 	for _, want := range []string{
 		"### ❌ 1 benchmark the head could not measure",
 		"**Fails** on 1 benchmark the head could not measure: **Broken** (failed).",

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"strings"
 	"testing"
 	"time"
@@ -60,7 +61,7 @@ func TestUnseenInEveryReport(t *testing.T) {
 	if err := Text(&text, res); err != nil {
 		t.Fatal(err)
 	}
-	md := Markdown(Input{Result: res, Candidate: cand}, Options{})
+	md := Markdown(outcome.Report{Result: res, Candidate: cand}, Options{})
 	var table bytes.Buffer
 	if err := RunTable(&table, cand); err != nil {
 		t.Fatal(err)
@@ -68,7 +69,7 @@ func TestUnseenInEveryReport(t *testing.T) {
 	if !strings.Contains(table.String(), "Medians of 5 processes, each counted under callgrind 3.19.0.") {
 		t.Errorf("the run table does not say its medians are of counted processes:\n%s", table.String())
 	}
-	first := Markdown(Input{Candidate: cand}, Options{})
+	first := Markdown(outcome.Report{Candidate: cand}, Options{})
 	for name, out := range map[string]string{"text": text.String(), "markdown": md, "run table": table.String(), "first run": first} {
 		if name == "text" || name == "run table" {
 			for _, line := range strings.Split(out, "\n") {
@@ -131,7 +132,7 @@ func TestCountedFirstRunTable(t *testing.T) {
 		}
 		r.Benchmarks = append(r.Benchmarks, b)
 	}
-	md := Markdown(Input{Candidate: r}, Options{})
+	md := Markdown(outcome.Report{Candidate: r}, Options{})
 	if !strings.Contains(md, "| small | protobuf | - | 2.36k | 2.36k |") {
 		t.Errorf("the first run's table does not show the counts:\n%s", md)
 	}
@@ -157,7 +158,7 @@ func TestClockInReports(t *testing.T) {
 	if err := Text(&text, res); err != nil {
 		t.Fatal(err)
 	}
-	md := Markdown(Input{Result: res, Candidate: cand, FailOn: compare.FailOnRegression}, Options{})
+	md := Markdown(outcome.Report{Result: res, Candidate: cand, FailOn: compare.FailOnRegression}, Options{})
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	for name, out := range map[string]string{"text": flat(text.String()), "markdown": flat(md)} {
 		for _, want := range []string{
@@ -224,7 +225,7 @@ func TestStoredClockInReports(t *testing.T) {
 	if err := Text(&text, res); err != nil {
 		t.Fatal(err)
 	}
-	md := Markdown(Input{Result: res, Candidate: cand, FailOn: compare.FailOnRegression}, Options{})
+	md := Markdown(outcome.Report{Result: res, Candidate: cand, FailOn: compare.FailOnRegression}, Options{})
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	for name, out := range map[string]string{"text": flat(text.String()), "markdown": flat(md)} {
 		for _, want := range []string{"this run was also timed natively", "judged against the baseline's history of wall times", "a wall time beyond ±15% fails the run"} {
@@ -269,7 +270,7 @@ func TestBudgetInReports(t *testing.T) {
 			if err := RunTable(&text, r); err != nil {
 				t.Fatal(err)
 			}
-			md := Markdown(Input{Candidate: r}, Options{})
+			md := Markdown(outcome.Report{Candidate: r}, Options{})
 			for what, out := range map[string]string{"run table": strings.Join(strings.Fields(text.String()), " "), "first run's report": md} {
 				if has := strings.Contains(out, "cut for the budget"); has != (tt.want != "") || !strings.Contains(out, tt.want) {
 					t.Errorf("%s: want %q in:\n%s", what, tt.want, out)

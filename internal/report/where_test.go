@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/wirebench/wirebench/internal/outcome"
 	"math"
 	"strings"
 	"testing"
@@ -72,7 +73,7 @@ func whereResult() *compare.Result {
 // and JSON reports.
 func TestWhereGolden(t *testing.T) {
 	r := whereResult()
-	golden(t, "where.md.golden", Markdown(Input{Result: r, Title: "wirebench: go test -bench ."}, Options{}))
+	golden(t, "where.md.golden", Markdown(outcome.Report{Result: r, Title: "wirebench: go test -bench ."}, Options{}))
 	var b bytes.Buffer
 	if err := Text(&b, r); err != nil {
 		t.Fatal(err)
@@ -90,7 +91,7 @@ func TestWhereGolden(t *testing.T) {
 // change and the function that moved most; none for the unchanged one;
 // what a function's cost is is said once.
 func TestWhereMarkdown(t *testing.T) {
-	md := Markdown(Input{Result: whereResult()}, Options{})
+	md := Markdown(outcome.Report{Result: whereResult()}, Options{})
 	sec := md[strings.Index(md, "#### Where the counted changes went"):]
 	sec = sec[:strings.Index(sec, "<details><summary>How this was measured")]
 	for _, want := range []string{
@@ -154,7 +155,7 @@ func TestWhereHostileNames(t *testing.T) {
 	w := r.Comparisons[0].Where
 	w.Functions[0].Name = "main.x</summary></details><img src=x onerror=alert(1)>@octocat#1"
 	r.Comparisons[0].Name = "example.com/wire Benchmark<!--@octocat"
-	md := Markdown(Input{Result: r}, Options{})
+	md := Markdown(outcome.Report{Result: r}, Options{})
 	out := reporttest.RenderGFM(t, md)
 	for _, active := range []string{"<img", "<!--", "@octocat", "#1"} {
 		if strings.Contains(out, active) {
@@ -191,7 +192,7 @@ func TestWhereBounded(t *testing.T) {
 		c.Where = compare.Locate(&results.Profile{Functions: bf}, &results.Profile{Functions: cf}, c.Unit, c.Candidate.Median-c.Baseline.Median)
 		r.Comparisons = append(r.Comparisons, c)
 	}
-	md := Markdown(Input{Result: r}, Options{})
+	md := Markdown(outcome.Report{Result: r}, Options{})
 	if len(md) > DefaultMaxChars {
 		t.Fatalf("%d bytes, limit %d", len(md), DefaultMaxChars)
 	}
@@ -260,11 +261,11 @@ func TestWhereJSON(t *testing.T) {
 func TestWhereAddresses(t *testing.T) {
 	r := whereResult()
 	r.Comparisons[0].Where.Functions[0].Name = "0x00000000004a1f20"
-	md := Markdown(Input{Result: r}, Options{})
+	md := Markdown(outcome.Report{Result: r}, Options{})
 	if strings.Count(md, "known by its address only") != 1 || !strings.Contains(md, "`0x00000000004a1f20`") {
 		t.Errorf("the address is not explained once:\n%s", md[strings.Index(md, "#### Where"):])
 	}
-	if md := Markdown(Input{Result: whereResult()}, Options{}); strings.Contains(md, "address") {
+	if md := Markdown(outcome.Report{Result: whereResult()}, Options{}); strings.Contains(md, "address") {
 		t.Error("an address is explained where there is none")
 	}
 }
@@ -281,7 +282,7 @@ func TestWhereUnprofiledBase(t *testing.T) {
 	if err := Text(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	for name, out := range map[string]string{"markdown": Markdown(Input{Result: r}, Options{}), "text": b.String()} {
+	for name, out := range map[string]string{"markdown": Markdown(outcome.Report{Result: r}, Options{}), "text": b.String()} {
 		if !strings.Contains(strings.Join(strings.Fields(out), " "), "the baseline was stored without the functions behind its counts") {
 			t.Errorf("%s: no word of the baseline without profiles", name)
 		}
