@@ -44,18 +44,17 @@ func TestABIdentical(t *testing.T) {
 	same := writeModule(t, twoPackages)
 	quick := []string{"--bench", ".", "--metric", "time", "--budget", "2s", "--format", "json"}
 
-	type doc = identicalDoc
 	var code int
 	var out, errOut string
-	read := func(out string) doc {
+	read := func(out string) identicalDoc {
 		t.Helper()
-		var d doc
+		var d identicalDoc
 		if err := json.Unmarshal([]byte(out), &d); err != nil {
 			t.Fatalf("JSON report: %v\n%s", err, out+errOut)
 		}
 		return d
 	}
-	compared := func(d doc, pkg string) bool {
+	compared := func(d identicalDoc, pkg string) bool {
 		for _, c := range d.Comparisons {
 			if strings.HasPrefix(c.Name, pkg+" ") {
 				return true
@@ -118,16 +117,15 @@ func TestCheckIdentical(t *testing.T) {
 		t.Fatalf("the baseline's reference: %v; want the hashes of both packages and nothing unmeasured", err)
 	}
 
-	type doc = identicalDoc
-	read := func(out, errOut string) doc {
+	read := func(out, errOut string) identicalDoc {
 		t.Helper()
-		var d doc
+		var d identicalDoc
 		if err := json.Unmarshal([]byte(out), &d); err != nil {
 			t.Fatalf("JSON report: %v\n%s", err, out+errOut)
 		}
 		return d
 	}
-	compared := func(d doc, pkg string) bool {
+	compared := func(d identicalDoc, pkg string) bool {
 		for _, c := range d.Comparisons {
 			if strings.HasPrefix(c.Name, pkg+" ") {
 				return true
